@@ -1,0 +1,21 @@
+/** @jest-config-loader ts-node */
+/** @jest-config-loader-options {"transpileOnly": true} */
+import type { Config } from 'jest';
+
+// ESM throughout: unified and remark ship only as ES modules, so Jest runs with
+// --experimental-vm-modules (see the "test" script) and ts-jest emits ESM.
+const config: Config = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+  },
+  // Golden folders and scratch copies are data, not tests.
+  testPathIgnorePatterns: ['/node_modules/', '/fixtures/'],
+  watchPathIgnorePatterns: ['<rootDir>/snapshots/'],
+};
+
+export default config;

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
+
+/** A tool definition that could not be understood; the message names what was expected. */
+export class ToolShapeError extends Error {
+  override name = 'ToolShapeError';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A zod schema (v4 carries `_zod`; v3 carries `_def`). */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return isObject(value) && ('_zod' in value || '_def' in value);
+}
+
+/**
+ * The JSON Schema of a zod input type, as the model must write it. `io: "input"` matters:
+ * a field with a default is optional for the writer (the model) even though the parsed
+ * output always has it.
+ */
+export function zodToJsonSchema(schema: z.ZodType): JsonSchemaObject {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaObject;
+  delete json.$schema;
+  return json;
+}
+
+const geminiTypes = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
+
+function usesGeminiTypes(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  if (typeof schema.type === 'string' && geminiTypes.has(schema.type)) return true;
+  if (isObject(schema.properties)) return Object.values(schema.properties).some(usesGeminiTypes);
+  return usesGeminiTypes(schema.items);
+}
+
+/** Gemini's OpenAPI-flavoured `parameters` (upper-case types, `nullable`) as plain JSON Schema. */
+function fromGeminiSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(fromGeminiSchema);
+  if (!isObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'type' && typeof value === 'string') out.type = value.toLowerCase();
+    else if (key === 'properties' && isObject(value)) {
+      out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromGeminiSchema(v)]));
+    } else if (key === 'items' || key === 'anyOf') out[key] = fromGeminiSchema(value);
+    else if (key !== 'nullable') out[key] = value;
+  }
+  if (schema.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
+  return out;
+}
+
+function schemaFrom(value: unknown, where: string): JsonSchemaObject {
+  if (isZodSchema(value)) return zodToJsonSchema(value);
+  // Vercel AI SDK's jsonSchema() wrapper keeps the plain schema under `jsonSchema`.
+  if (isObject(value) && isObject(value.jsonSchema) && !('type' in value)) return value.jsonSchema as JsonSchemaObject;
+  if (isObject(value)) return value;
+  throw new ToolShapeError(`${where}: expected a JSON Schema object, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+}
+
+function spec(
+  name: unknown,
+  description: unknown,
+  schema: JsonSchemaObject,
+  shape: ToolShape,
+  where: string,
+  extra: Partial<ToolSpec> = {},
+): ToolSpec {
+  if (typeof name !== 'string' || name === '') throw new ToolShapeError(`${where}: expected a tool \`name\` string`);
+  const tool: ToolSpec = { name, inputSchema: schema, origin: { shape }, ...extra };
+  if (typeof description === 'string') tool.description = description;
+  return tool;
+}
+
+/**
+ * One tool definition in any common shape -> ToolSpec: Anthropic `input_schema`, OpenAI Chat
+ * `{type:"function", function:{...}}`, OpenAI Responses `{type:"function", name, parameters}`,
+ * MCP `inputSchema`, Gemini `parameters`/`parametersJsonSchema`, Bedrock `toolSpec`, Vercel AI
+ * SDK `tool({inputSchema})` and zod schemas in any of those slots.
+ */
+export function normalizeTool(input: unknown, where = 'tool', nameHint?: string): ToolSpec {
+  if (!isObject(input)) throw new ToolShapeError(`${where}: expected a tool definition object, got ${JSON.stringify(input)}`);
+  const strict = typeof input.strict === 'boolean' ? { strict: input.strict } : {};
+  if (isObject(input.function)) {
+    const fn = input.function;
+    const s = typeof fn.strict === 'boolean' ? { strict: fn.strict } : strict;
+    return spec(fn.name, fn.description, schemaFrom(fn.parameters ?? { type: 'object', properties: {} }, `${where}.function.parameters`), 'openai-chat', where, s);
+  }
+  if (isObject(input.toolSpec)) {
+    const ts = input.toolSpec;
+    const json = isObject(ts.inputSchema) ? ts.inputSchema.json : undefined;
+    return spec(ts.name, ts.description, schemaFrom(json, `${where}.toolSpec.inputSchema.json`), 'bedrock', where);
+  }
+  const name = input.name ?? nameHint;
+  if ('input_schema' in input) return spec(name, input.description, schemaFrom(input.input_schema, `${where}.input_schema`), 'anthropic', where, strict);
+  if ('inputSchema' in input) {
+    const zod = isZodSchema(input.inputSchema);
+    const shape: ToolShape = zod || input.name === undefined ? 'vercel-ai' : 'mcp';
+    return spec(name, input.description, schemaFrom(input.inputSchema, `${where}.inputSchema`), shape, where, zod ? { ...strict, generated: true } : strict);
+  }
+  if ('parametersJsonSchema' in input) return spec(name, input.description, schemaFrom(input.parametersJsonSchema, `${where}.parametersJsonSchema`), 'gemini-json-schema', where);
+  if ('parameters' in input) {
+    if (usesGeminiTypes(input.parameters)) {
+      return spec(name, input.description, fromGeminiSchema(input.parameters) as JsonSchemaObject, 'gemini', where);
+    }
+    const shape: ToolShape = input.type === 'function' ? 'openai-responses' : 'plain';
+    return spec(name, input.description, schemaFrom(input.parameters, `${where}.parameters`), shape, where, strict);
+  }
+  if (isZodSchema(input) && nameHint) return spec(nameHint, undefined, zodToJsonSchema(input), 'zod', where, { generated: true });
+  throw new ToolShapeError(
+    `${where}: expected a tool with \`input_schema\` (Anthropic), \`function.parameters\` (OpenAI Chat), \`parameters\` (OpenAI Responses, Gemini), \`inputSchema\` (MCP, Vercel AI SDK) or \`toolSpec\` (Bedrock); found keys ${Object.keys(input).map((k) => `\`${k}\``).join(', ') || 'none'}`,
+  );
+}
+
+/**
+ * A whole tools document -> ToolSpec[]: one tool, an array of tools, an object with a
+ * `tools` array (MCP `tools/list`), Gemini `{functionDeclarations}` or
+ * `[{functionDeclarations}]`, or a record of name -> tool (Vercel AI SDK `tools`).
+ */
+export function normalizeTools(input: unknown, file?: string): ToolSpec[] {
+  const where = file ?? 'tools';
+  const withOrigin = (tool: ToolSpec, index: number): ToolSpec => {
+    tool.origin = { ...tool.origin, index, ...(file === undefined ? {} : { file }) };
+    return tool;
+  };
+  if (Array.isArray(input)) {
+    return input.flatMap((item, i) =>
+      isObject(item) && Array.isArray(item.functionDeclarations)
+        ? normalizeTools(item, file)
+        : [withOrigin(normalizeTool(item, `${where}[${i}]`), i)],
+    );
+  }
+  if (isObject(input)) {
+    if (Array.isArray(input.tools)) return normalizeTools(input.tools, file);
+    if (Array.isArray(input.functionDeclarations)) return normalizeTools(input.functionDeclarations, file);
+    const looksLikeOne = ['name', 'function', 'toolSpec', 'input_schema', 'inputSchema', 'parameters'].some((k) => k in input);
+    if (looksLikeOne) return [withOrigin(normalizeTool(input, where), 0)];
+    return Object.entries(input).map(([name, tool], i) => withOrigin(normalizeTool(tool, `${where}.${name}`, name), i));
+  }
+  throw new ToolShapeError(`${where}: expected a tool, an array of tools or an object with a \`tools\` array`);
+}

@@ -1,0 +1,28 @@
+/**
+ * Raised when prompt-contract cannot run at all: a missing or malformed config, an
+ * unreadable file, a template that does not compile, an unreachable database. The CLI
+ * prints it as `file:line:column: message` and exits 2. Bad *content* is never an
+ * InputError: checks report it as a Diagnostic.
+ */
+export class InputError extends Error {
+  override name = 'InputError';
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  /** A stable code, the rule-id family for the failure (`config/invalid`, `render/missing-variable`, ...). */
+  readonly code: string;
+
+  constructor(code: string, message: string, place: { file?: string | undefined; line?: number | undefined; column?: number | undefined } = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.file = place.file;
+    this.line = place.line;
+    this.column = place.column;
+  }
+
+  /** `file:line:column: message (code)`, the shape editors and terminals turn into links. */
+  format(): string {
+    const where = this.file === undefined ? '' : `${this.file}${this.line === undefined ? '' : `:${this.line}${this.column === undefined ? '' : `:${this.column}`}`}: `;
+    return `${where}${this.message} (${this.code})`;
+  }
+}
