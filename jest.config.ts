@@ -9,7 +9,12 @@ const config: Config = {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    // The demo imports the package by name, as a user's project would; tests use the source.
+    '^prompt-contract$': '<rootDir>/src/index.ts',
+    '^prompt-contract/jest$': '<rootDir>/src/jest.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },

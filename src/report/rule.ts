@@ -13,7 +13,8 @@ export interface RuleMeta {
   source?: string;
 }
 
-export type Finding = Omit<Diagnostic, 'ruleId' | 'severity' | 'url'> & { severity?: Severity };
+/** What a check reports; `url` defaults to the rule's docs entry and may name a provider's doc instead. */
+export type Finding = Omit<Diagnostic, 'ruleId' | 'severity'> & { severity?: Severity };
 
 /** Builds a diagnostic for `rule`: the one place that stamps id, default severity and docs link. */
 export function report(rule: RuleMeta, finding: Finding): Diagnostic {

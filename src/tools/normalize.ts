@@ -81,6 +81,10 @@ function spec(
  */
 export function normalizeTool(input: unknown, where = 'tool', nameHint?: string): ToolSpec {
   if (!isObject(input)) throw new ToolShapeError(`${where}: expected a tool definition object, got ${JSON.stringify(input)}`);
+  // Already a ToolSpec (from defineTool): keep its handler and `generated` flag.
+  if (isObject(input.origin) && isObject(input.inputSchema) && typeof input.name === 'string' && typeof input.origin.shape === 'string') {
+    return { ...(input as unknown as ToolSpec) };
+  }
   const strict = typeof input.strict === 'boolean' ? { strict: input.strict } : {};
   if (isObject(input.function)) {
     const fn = input.function;

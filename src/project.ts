@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { loadConfig, type HandlerConfig, type Importer, type ResolvedConfig } from './config/index.js';
+import type { Diagnostic } from './report/diagnostic.js';
+import { loadPromptModule, type PromptModule } from './render/module.js';
+import { applyDescriptions } from './tools/descriptions.js';
+import { normalizeTools, ToolShapeError } from './tools/normalize.js';
+import type { HandlerRef, ToolSpec } from './tools/types.js';
+import { InputError } from './util/errors.js';
+import { readYaml } from './util/yaml.js';
+
+/** Everything a run needs, loaded once: config, tools as sent, the prompt module. */
+export interface Project {
+  config: ResolvedConfig;
+  /** Tools as sent to the model: normalized, descriptions merged, handler types attached. */
+  tools: ToolSpec[];
+  registry: Map<string, ToolSpec>;
+  module: PromptModule;
+  /** Findings made while loading (a description for a parameter that does not exist). */
+  diagnostics: Diagnostic[];
+  /** Shows a path relative to where the user ran the command. */
+  display(path: string): string;
+}
+
+/** Reads a JSON tools file (one tool, a list, `{tools: [...]}`) into ToolSpecs. */
+export function readToolsFile(file: string, shown = file): ToolSpec[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError('config/unreadable', `Cannot read the tools file: ${(error as Error).message}`, { file: shown });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const pos = /position (\d+)/.exec((error as Error).message)?.[1];
+    const line = pos === undefined ? undefined : text.slice(0, Number(pos)).split('\n').length;
+    throw new InputError('config/json-syntax', `Invalid JSON in the tools file: ${(error as Error).message}`, { file: shown, line });
+  }
+  try {
+    return normalizeTools(json, shown);
+  } catch (error) {
+    if (error instanceof ToolShapeError) throw new InputError('config/tool-shape', error.message, { file: shown });
+    throw error;
+  }
+}
+
+function handlerRef(value: HandlerConfig, root: string, tool: string, configFile: string): HandlerRef {
+  if (typeof value !== 'string') return value.kind === 'typescript' ? { ...value, file: isAbsolute(value.file) ? value.file : resolve(root, value.file) } : value;
+  const hash = value.lastIndexOf('#');
+  if (hash <= 0) throw new InputError('config/invalid', `Expected the handler of \`${tool}\` as \`path/to/file.ts#TypeName\`, got \`${value}\``, { file: configFile });
+  return { kind: 'typescript', file: resolve(root, value.slice(0, hash)), type: value.slice(hash + 1) };
+}
+
+export async function loadProject(options: { cwd?: string; config?: string; importer?: Importer } = {}): Promise<Project> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = await loadConfig({ cwd, ...(options.config === undefined ? {} : { file: options.config }), ...(options.importer ? { importer: options.importer } : {}) });
+  const display = (path: string): string => relative(cwd, path) || path;
+  let tools: ToolSpec[];
+  if (typeof config.tools === 'string') tools = readToolsFile(resolve(config.root, config.tools), config.tools);
+  else {
+    try {
+      tools = normalizeTools(config.tools, display(config.file));
+    } catch (error) {
+      if (error instanceof ToolShapeError) throw new InputError('config/tool-shape', error.message, { file: display(config.file) });
+      throw error;
+    }
+  }
+  const seen = new Set<string>();
+  for (const t of tools) {
+    if (seen.has(t.name)) throw new InputError('config/duplicate', `Duplicate tool \`${t.name}\` in the tool definitions`, { file: display(config.file) });
+    seen.add(t.name);
+  }
+  const diagnostics: Diagnostic[] = [];
+  if (config.descriptions !== undefined) {
+    const merged = applyDescriptions(tools, readYaml(config.descriptions, display(config.descriptions)));
+    tools = merged.tools;
+    diagnostics.push(...merged.diagnostics);
+  }
+  for (const [name, value] of Object.entries(config.handlers ?? {})) {
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) throw new InputError('config/unknown-tool', `Unknown tool \`${name}\` in \`handlers\`, expected one of ${tools.map((t) => `\`${t.name}\``).join(', ')}`, { file: display(config.file) });
+    tool.handler = handlerRef(value, config.root, name, display(config.file));
+  }
+  const module = loadPromptModule(config.prompts, cwd);
+  return { config, tools, registry: new Map(tools.map((t) => [t.name, t])), module, diagnostics, display };
+}

@@ -1,0 +1,204 @@
+import Handlebars from 'handlebars';
+import type { HelperOptions } from 'handlebars';
+import { InputError } from '../util/errors.js';
+import { MarkerTable, type DataOrigin } from './source-map.js';
+
+/** A template file: its path as shown to people, its text, and the line its body starts on. */
+export interface TemplateSource {
+  file: string;
+  body: string;
+  /** 1-based line of the body's first character in `file` (after frontmatter). */
+  bodyLine: number;
+}
+
+type AstNode = { type: string; loc?: { start: { line: number; column: number } }; [key: string]: unknown };
+type Program = { type: 'Program'; body: AstNode[] };
+
+/** Handlebars' parse error names a line relative to the body; re-anchor it to the file. */
+export function parseTemplate(source: TemplateSource): Program {
+  try {
+    return Handlebars.parse(source.body) as unknown as Program;
+  } catch (error) {
+    const message = (error as Error).message;
+    const line = /on line (\d+)/.exec(message)?.[1];
+    throw new InputError('render/syntax', `Template syntax error: ${message.split('\n').slice(-1)[0]}`, {
+      file: source.file,
+      line: line === undefined ? undefined : Number(line) + source.bodyLine - 1,
+    }, { cause: error });
+  }
+}
+
+/**
+ * A copy of the AST with a position marker before every piece of output: content keeps its
+ * own position, and a mustache, block or partial marks the line it sits on, so every range of
+ * output can be traced to the template line that wrote it.
+ */
+function instrument(program: Program, source: TemplateSource, markers: MarkerTable): Program {
+  const mark = (line: number, column: number): AstNode => ({
+    type: 'ContentStatement',
+    value: markers.point(source.file, line + source.bodyLine - 1, column + 1),
+    original: '',
+  });
+  const walk = (node: Program): Program => {
+    const body: AstNode[] = [];
+    for (const statement of node.body) {
+      const loc = statement.loc?.start;
+      if (statement.type === 'ContentStatement') {
+        const value = statement.value as string;
+        const original = statement.original as string;
+        if (value !== '' && loc) {
+          // Whitespace control strips a prefix of `original`; advance the position over it.
+          const skipped = original.slice(0, Math.max(original.indexOf(value), 0));
+          const lines = skipped.split('\n');
+          const line = loc.line + lines.length - 1;
+          const column = lines.length > 1 ? lines[lines.length - 1]!.length : loc.column + skipped.length;
+          body.push({ ...statement, value: markers.point(source.file, line + source.bodyLine - 1, column + 1) + value });
+        } else body.push(statement);
+        continue;
+      }
+      if (loc) body.push(mark(loc.line, loc.column));
+      const copy: AstNode = { ...statement };
+      if (copy.program) copy.program = walk(copy.program as Program);
+      if (copy.inverse) copy.inverse = walk(copy.inverse as Program);
+      body.push(copy);
+    }
+    return { ...node, body };
+  };
+  return walk(program);
+}
+
+/** Where each partial name is used, for "unknown partial" errors that Handlebars reports without a place. */
+function findPartialUse(program: Program, name: string): { line: number; column: number } | undefined {
+  for (const statement of program.body) {
+    if ((statement.type === 'PartialStatement' || statement.type === 'PartialBlockStatement') && (statement.name as { original?: unknown })?.original === name) {
+      return statement.loc ? { line: statement.loc.start.line, column: statement.loc.start.column + 1 } : undefined;
+    }
+    for (const key of ['program', 'inverse'] as const) {
+      if (statement[key]) {
+        const hit = findPartialUse(statement[key] as Program, name);
+        if (hit) return hit;
+      }
+    }
+  }
+  return undefined;
+}
+
+const located = Symbol('prompt-contract.located');
+
+/**
+ * One isolated Handlebars environment per render, set up the way prompts need it:
+ * `noEscape` (HTML escaping corrupts JSON in prompts) and `strict` (a missing variable is an
+ * error, not an empty string), dotprompt's helpers, and markers for the source map.
+ */
+export class PromptEnvironment {
+  readonly markers = new MarkerTable();
+  readonly #hb = Handlebars.create();
+  readonly #programs = new Map<string, { source: TemplateSource; program: Program }>();
+
+  constructor(partials: Map<string, TemplateSource>, origins: WeakMap<object, DataOrigin>) {
+    const hb = this.#hb;
+    const markers = this.markers;
+    const originOf = (value: unknown): DataOrigin | undefined =>
+      typeof value === 'object' && value !== null ? origins.get(value) : undefined;
+
+    // dotprompt's `json` helper: `{{json value}}` or `{{json value indent=2}}`.
+    hb.registerHelper('json', (value: unknown, options: HelperOptions) => {
+      const indent = options.hash?.indent as number | undefined;
+      const text = JSON.stringify(value, null, indent);
+      const origin = originOf(value);
+      return origin ? markers.wrap(origin, text) : text;
+    });
+    hb.registerHelper('ifEquals', function (this: unknown, a: unknown, b: unknown, options: HelperOptions) {
+      return a === b ? options.fn(this) : options.inverse(this);
+    });
+    hb.registerHelper('unlessEquals', function (this: unknown, a: unknown, b: unknown, options: HelperOptions) {
+      return a !== b ? options.fn(this) : options.inverse(this);
+    });
+    // `each` over YAML examples or stub entries marks each iteration as coming from its item.
+    const each = hb.helpers.each as Handlebars.HelperDelegate;
+    hb.registerHelper('each', function (this: unknown, context: unknown, options: HelperOptions) {
+      const fn = options.fn;
+      const traced = Object.assign((item: unknown, opts?: Handlebars.RuntimeOptions) => {
+        const out = fn(item, opts);
+        const origin = originOf(item);
+        return origin ? markers.wrap(origin, out) : out;
+      }, fn);
+      return each.call(this, context, { ...options, fn: traced });
+    });
+
+    for (const [name, source] of partials) {
+      const program = parseTemplate(source);
+      this.#programs.set(name, { source, program });
+      const compiled = hb.compile(instrument(program, source, markers) as unknown as string, { noEscape: true, strict: true });
+      hb.registerPartial(name, ((context: unknown, options: Handlebars.RuntimeOptions) => {
+        const out = this.#attribute(source, () => compiled(context, options));
+        const origin = originOf(context);
+        return origin ? markers.wrap(origin, out) : out;
+      }) as unknown as Handlebars.Template);
+    }
+  }
+
+  /** Renders a template body with `context`; the result still holds markers (see MarkerTable.decode). */
+  render(source: TemplateSource, context: object, data: Record<string, unknown> = {}): string {
+    const program = parseTemplate(source);
+    this.#programs.set(`\0${source.file}`, { source, program });
+    const compiled = this.#hb.compile(instrument(program, source, this.markers) as unknown as string, { noEscape: true, strict: true });
+    try {
+      return this.#attribute(source, () => compiled(context, { data }));
+    } catch (error) {
+      throw this.#toInputError(error, source);
+    }
+  }
+
+  /** Renders a named partial alone with `context`, as `{{> name this}}` would. */
+  renderPartial(name: string, context: object, data: Record<string, unknown> = {}, usedBy?: { file: string; line?: number }): string {
+    const partial = this.#hb.partials[name] as ((c: unknown, o: unknown) => string) | undefined;
+    if (!partial) {
+      throw new InputError('render/unknown-partial', `Unknown partial \`${name}\`, expected one of ${[...this.#programs.keys()].filter((k) => !k.startsWith('\0')).map((k) => `\`${k}\``).join(', ') || 'none (add a _name.prompt file)'}`, usedBy ?? {});
+    }
+    try {
+      return partial(context, { data, helpers: this.#hb.helpers, partials: this.#hb.partials, decorators: this.#hb.decorators });
+    } catch (error) {
+      throw this.#toInputError(error, usedBy ? { file: usedBy.file, body: '', bodyLine: usedBy.line ?? 1 } : undefined);
+    }
+  }
+
+  /** Tags an error with the innermost template it was thrown in. */
+  #attribute(source: TemplateSource, run: () => string): string {
+    try {
+      return run();
+    } catch (error) {
+      if (typeof error === 'object' && error !== null && !(located in error)) Object.assign(error, { [located]: source });
+      throw error;
+    }
+  }
+
+  #toInputError(error: unknown, fallback: TemplateSource | undefined): unknown {
+    if (error instanceof InputError || !(error instanceof Error)) return error;
+    const source = ((error as unknown as Record<symbol, TemplateSource>)[located] ?? fallback) as TemplateSource | undefined;
+    const file = source?.file;
+    const missing = /^"(.+)" not defined in .* - (\d+):(\d+)$/.exec(error.message);
+    if (missing) {
+      return new InputError('render/missing-variable', `Missing template variable \`${missing[1]}\`: the case does not provide it (give it a value, or \`null\` on purpose)`, {
+        file,
+        line: Number(missing[2]) + (source?.bodyLine ?? 1) - 1,
+        column: Number(missing[3]) + 1,
+      }, { cause: error });
+    }
+    const partial = /^The partial (.+) could not be found$/.exec(error.message);
+    if (partial) {
+      const name = partial[1]!;
+      let where: { file?: string | undefined; line?: number; column?: number } = { file };
+      for (const { source: s, program } of this.#programs.values()) {
+        const hit = findPartialUse(program, name);
+        if (hit) {
+          where = { file: s.file, line: hit.line + s.bodyLine - 1, column: hit.column };
+          break;
+        }
+      }
+      const known = [...this.#programs.keys()].filter((k) => !k.startsWith('\0'));
+      return new InputError('render/unknown-partial', `Unknown partial \`${name}\`, expected one of ${known.map((k) => `\`${k}\``).join(', ') || 'none'} (a partial is a file named _${name}.prompt)`, where, { cause: error });
+    }
+    return new InputError('render/failed', `Template failed to render: ${error.message}`, { file }, { cause: error });
+  }
+}

@@ -1,0 +1,232 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { InputError } from '../util/errors.js';
+import { locate, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
+import type { TemplateSource } from './handlebars.js';
+import type { DataOrigin } from './source-map.js';
+
+/** One YAML item (example or stub entry) that renders through a partial. */
+export interface DataItem {
+  value: Record<string, unknown>;
+  origin: DataOrigin;
+}
+
+/** A list of YAML items and the partial production renders each of them with. */
+export interface DataSet {
+  doc: YamlDocument;
+  partial: string;
+  /** The frontmatter line that names the partial, for "unknown partial" errors. */
+  declaredAt: { file: string; line?: number };
+}
+
+export interface CaseDefinition {
+  name: string;
+  prompt: string;
+  description?: string;
+  input: Record<string, unknown>;
+  /** Key of the retrieval stub this case gets; absent means the prompt renders with no retrieved entries. */
+  retrieval?: string;
+  /** Tools sent with this case, when the case narrows the prompt's list. */
+  tools?: string[];
+  file: string;
+  line: number;
+}
+
+export interface PromptDefinition {
+  name: string;
+  description?: string;
+  source: TemplateSource;
+  /** Tool names declared in the frontmatter, and where each one is written. */
+  tools: string[];
+  toolsAt: Array<{ file: string; line?: number; column?: number }>;
+  input: Record<string, unknown>;
+  examples?: DataSet & { items: DataItem[] };
+  retrieval?: DataSet & { entries: Map<string, DataItem[]> };
+  cases: Map<string, CaseDefinition>;
+}
+
+/** The prompt module: every prompt, partial and case under one folder. */
+export interface PromptModule {
+  root: string;
+  prompts: Map<string, PromptDefinition>;
+  partials: Map<string, TemplateSource>;
+  /** YAML item object -> the node it was loaded from; the renderer marks their output with it. */
+  origins: WeakMap<object, DataOrigin>;
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walk(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Splits dotprompt-style YAML frontmatter (`---` fenced) from the template body. */
+export function splitFrontmatter(text: string, file: string): { frontmatter: YamlDocument | undefined; body: string; bodyLine: number } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!match) return { frontmatter: undefined, body: text, bodyLine: 1 };
+  // A leading newline stands in for the opening `---`, so YAML lines are file lines.
+  const frontmatter = parseYaml(`\n${match[1]}`, file);
+  const bodyLine = match[0].split('\n').length - (match[0].endsWith('\n') ? 0 : 1);
+  return { frontmatter, body: text.slice(match[0].length), bodyLine };
+}
+
+function where(doc: YamlDocument, path: Array<string | number>): { file: string; line?: number; column?: number } {
+  const at = locate(doc, path);
+  return at ? { file: doc.file, line: at.line, column: at.column } : { file: doc.file };
+}
+
+function expectString(doc: YamlDocument, path: Array<string | number>, value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '') throw new InputError('config/invalid', `Expected ${what} (a string), got ${JSON.stringify(value)}`, where(doc, path));
+  return value;
+}
+
+/** Registers every mapping and list inside an item, so a call nested in it maps to its own lines. */
+function register(value: object, origin: DataOrigin, origins: WeakMap<object, DataOrigin>): void {
+  origins.set(value, origin);
+  for (const [key, child] of Object.entries(value)) {
+    if (typeof child !== 'object' || child === null) continue;
+    const k = Array.isArray(value) ? Number(key) : key;
+    const node = origin.node.children?.get(k);
+    if (node) register(child, { ...origin, path: [...origin.path, k], node }, origins);
+  }
+}
+
+function items(doc: YamlDocument, path: Array<string | number>, list: unknown, kind: DataOrigin['kind'], origins: WeakMap<object, DataOrigin>): DataItem[] {
+  if (list === null || list === undefined) return [];
+  if (!Array.isArray(list)) throw new InputError('config/invalid', `Expected a list of ${kind === 'example' ? 'examples' : 'retrieved entries'}, got ${typeof list}`, where(doc, path));
+  return list.map((value, i) => {
+    const itemPath = [...path, i];
+    if (!isRecord(value)) throw new InputError('config/invalid', `Expected a mapping for each ${kind === 'example' ? 'example' : 'retrieved entry'}, got ${JSON.stringify(value)}`, where(doc, itemPath));
+    let node: YamlNodePosition | undefined = doc.root;
+    for (const key of itemPath) node = node?.children?.get(key);
+    const origin: DataOrigin = { kind, doc, path: itemPath, node: node ?? { start: 0 } };
+    register(value, origin, origins);
+    return { value, origin };
+  });
+}
+
+function dataSet(promptFile: string, fm: YamlDocument, key: 'examples' | 'retrieval', display: (p: string) => string): DataSet | undefined {
+  const spec = (fm.value as Record<string, unknown>)[key];
+  if (spec === undefined) return undefined;
+  if (!isRecord(spec)) throw new InputError('config/invalid', `Expected \`${key}\` to be a mapping with \`file\` and \`partial\``, where(fm, [key]));
+  const file = expectString(fm, [key, 'file'], spec.file, `\`${key}.file\``);
+  const partial = expectString(fm, [key, 'partial'], spec.partial, `\`${key}.partial\``);
+  const path = resolve(dirname(promptFile), file);
+  return { doc: readYaml(path, display(path)), partial, declaredAt: where(fm, [key, 'partial']) };
+}
+
+/**
+ * Loads a prompt module folder: `*.prompt` templates (dotprompt layout: YAML frontmatter, a
+ * Handlebars body), `_name.prompt` partials, example and retrieval-stub YAML named in the
+ * frontmatter, and `cases/*.yaml` with the named standard inputs.
+ */
+export function loadPromptModule(root: string, cwd = process.cwd()): PromptModule {
+  const absRoot = resolve(cwd, root);
+  const display = (p: string): string => relative(cwd, p) || p;
+  try {
+    if (!statSync(absRoot).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new InputError('config/prompts-missing', `Cannot find the prompts folder, expected a directory of .prompt files`, { file: display(absRoot) });
+  }
+  const files = walk(absRoot);
+  const partials = new Map<string, TemplateSource>();
+  const prompts = new Map<string, PromptDefinition>();
+  const origins = new WeakMap<object, DataOrigin>();
+  const seen = new Map<string, string>();
+
+  for (const path of files.filter((f) => f.endsWith('.prompt'))) {
+    const file = display(path);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new InputError('config/unreadable', `Cannot read file: ${(error as Error).message}`, { file });
+    }
+    const base = basename(path, '.prompt');
+    const isPartial = base.startsWith('_');
+    const name = isPartial ? base.slice(1) : base;
+    const key = `${isPartial ? 'partial' : 'prompt'}:${name}`;
+    if (seen.has(key)) throw new InputError('config/duplicate', `Duplicate ${isPartial ? 'partial' : 'prompt'} \`${name}\`, also defined in ${seen.get(key)}`, { file });
+    seen.set(key, file);
+    const { frontmatter, body, bodyLine } = splitFrontmatter(text, file);
+    const source: TemplateSource = { file, body, bodyLine };
+    if (isPartial) {
+      partials.set(name, source);
+      continue;
+    }
+    const fm = frontmatter?.value ?? {};
+    if (frontmatter && !isRecord(fm)) throw new InputError('config/invalid', 'Expected the frontmatter to be a YAML mapping', { file, line: 2 });
+    const meta = fm as Record<string, unknown>;
+    const tools = meta.tools ?? [];
+    if (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) {
+      throw new InputError('config/invalid', 'Expected `tools` to be a list of tool names', frontmatter ? where(frontmatter, ['tools']) : { file });
+    }
+    const definition: PromptDefinition = {
+      name,
+      source,
+      tools,
+      toolsAt: tools.map((_t, i) => (frontmatter ? where(frontmatter, ['tools', i]) : { file })),
+      input: isRecord(meta.input) && isRecord(meta.input.default) ? meta.input.default : {},
+      cases: new Map(),
+    };
+    if (typeof meta.description === 'string') definition.description = meta.description;
+    if (frontmatter) {
+      const examples = dataSet(path, frontmatter, 'examples', display);
+      if (examples) definition.examples = { ...examples, items: items(examples.doc, ['examples'], (examples.doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
+      const retrieval = dataSet(path, frontmatter, 'retrieval', display);
+      if (retrieval) {
+        const stubs = (retrieval.doc.value as Record<string, unknown> | null)?.stubs;
+        if (!isRecord(stubs)) throw new InputError('config/invalid', 'Expected a `stubs` mapping of retrieval key -> list of entries', { file: retrieval.doc.file, line: 1 });
+        const entries = new Map<string, DataItem[]>();
+        for (const [k, list] of Object.entries(stubs)) entries.set(k, items(retrieval.doc, ['stubs', k], list, 'stub', origins));
+        definition.retrieval = { ...retrieval, entries };
+      }
+    }
+    prompts.set(name, definition);
+  }
+
+  const casesDir = join(absRoot, 'cases');
+  for (const path of files.filter((f) => f.startsWith(casesDir) && /\.ya?ml$/.test(f))) {
+    const doc = readYaml(path, display(path));
+    const value = doc.value;
+    if (!isRecord(value)) throw new InputError('config/invalid', 'Expected a mapping with `prompt` and `cases`', { file: doc.file, line: 1 });
+    const promptName = expectString(doc, ['prompt'], value.prompt, '`prompt`, the name of a .prompt file');
+    const prompt = prompts.get(promptName);
+    if (!prompt) {
+      throw new InputError('render/unknown-prompt', `Unknown prompt \`${promptName}\`, expected one of ${[...prompts.keys()].map((p) => `\`${p}\``).join(', ')}`, where(doc, ['prompt']));
+    }
+    if (!isRecord(value.cases)) throw new InputError('config/invalid', 'Expected `cases` to be a mapping of case name -> inputs', where(doc, ['cases']));
+    for (const [caseName, spec] of Object.entries(value.cases)) {
+      const at = where(doc, ['cases', caseName]);
+      if (!isRecord(spec)) throw new InputError('config/invalid', `Expected case \`${caseName}\` to be a mapping with \`input\``, at);
+      if (prompt.cases.has(caseName)) throw new InputError('config/duplicate', `Duplicate case \`${caseName}\` for prompt \`${promptName}\``, at);
+      const input = spec.input ?? {};
+      if (!isRecord(input)) throw new InputError('config/invalid', 'Expected `input` to be a mapping of template variables', where(doc, ['cases', caseName, 'input']));
+      const definition: CaseDefinition = { name: caseName, prompt: promptName, input, file: doc.file, line: at.line ?? 1 };
+      if (typeof spec.description === 'string') definition.description = spec.description;
+      if (spec.retrieval !== undefined && spec.retrieval !== null) {
+        const key = expectString(doc, ['cases', caseName, 'retrieval'], spec.retrieval, '`retrieval`, a key of the retrieval stubs');
+        if (!prompt.retrieval) throw new InputError('config/invalid', `Case \`${caseName}\` names retrieval \`${key}\`, but prompt \`${promptName}\` declares no \`retrieval\` stubs`, where(doc, ['cases', caseName, 'retrieval']));
+        if (!prompt.retrieval.entries.has(key)) {
+          throw new InputError('render/unknown-stub', `Unknown retrieval stub \`${key}\`, expected one of ${[...prompt.retrieval.entries.keys()].map((k) => `\`${k}\``).join(', ')} (in ${prompt.retrieval.doc.file})`, where(doc, ['cases', caseName, 'retrieval']));
+        }
+        definition.retrieval = key;
+      }
+      if (spec.tools !== undefined) {
+        if (!Array.isArray(spec.tools) || !spec.tools.every((t) => typeof t === 'string')) throw new InputError('config/invalid', 'Expected `tools` to be a list of tool names', where(doc, ['cases', caseName, 'tools']));
+        definition.tools = spec.tools;
+      }
+      prompt.cases.set(caseName, definition);
+    }
+  }
+  return { root: absRoot, prompts, partials, origins };
+}

@@ -1,0 +1,114 @@
+import type { ToolSpec } from '../tools/types.js';
+import { InputError } from '../util/errors.js';
+import { locate } from '../util/yaml.js';
+import { PromptEnvironment } from './handlebars.js';
+import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
+import { MarkerTable, SourceMap } from './source-map.js';
+
+/** The exact text a prompt sends for one case, the tools sent beside it, and where each part came from. */
+export interface RenderedCase {
+  prompt: string;
+  case: string;
+  text: string;
+  tools: ToolSpec[];
+  sourceMap: SourceMap;
+}
+
+/** One curated example or stub entry rendered alone through the partial production uses for it. */
+export interface RenderedItem {
+  prompt: string;
+  kind: 'example' | 'stub';
+  /** `file:line` of the item, for test names. */
+  label: string;
+  text: string;
+  tools: ToolSpec[];
+  sourceMap: SourceMap;
+}
+
+function toolsFor(prompt: PromptDefinition, registry: ReadonlyMap<string, ToolSpec>, testCase?: CaseDefinition): ToolSpec[] {
+  const names = testCase?.tools ?? prompt.tools;
+  return names.map((name, i) => {
+    const tool = registry.get(name);
+    if (tool) return tool;
+    const known = [...registry.keys()].map((k) => `\`${k}\``).join(', ');
+    if (testCase?.tools) {
+      throw new InputError('render/unknown-tool', `Unknown tool \`${name}\` in case \`${testCase.name}\`, expected one of ${known}`, { file: testCase.file, line: testCase.line });
+    }
+    throw new InputError('render/unknown-tool', `Unknown tool \`${name}\` in prompt \`${prompt.name}\`, expected one of ${known}`, prompt.toolsAt[i] ?? { file: prompt.source.file });
+  });
+}
+
+/** A tool as a template sees it in `@tools`: what is sent, not where it came from. */
+function asSent(tool: ToolSpec): { name: string; description?: string; parameters: unknown } {
+  return tool.description === undefined ? { name: tool.name, parameters: tool.inputSchema } : { name: tool.name, description: tool.description, parameters: tool.inputSchema };
+}
+
+function decode(markers: MarkerTable, marked: string): { text: string; sourceMap: SourceMap } {
+  const { text, map } = markers.decode(marked);
+  return { text, sourceMap: map };
+}
+
+function lookupPrompt(module: PromptModule, name: string): PromptDefinition {
+  const prompt = module.prompts.get(name);
+  if (!prompt) throw new InputError('render/unknown-prompt', `Unknown prompt \`${name}\`, expected one of ${[...module.prompts.keys()].map((p) => `\`${p}\``).join(', ')}`);
+  return prompt;
+}
+
+/** Every prompt and case, in a stable order. */
+export function listCases(module: PromptModule): Array<{ prompt: string; case: string }> {
+  const out: Array<{ prompt: string; case: string }> = [];
+  for (const prompt of [...module.prompts.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const name of [...prompt.cases.keys()].sort()) out.push({ prompt: prompt.name, case: name });
+  }
+  return out;
+}
+
+/**
+ * Renders one case: the template with the case's inputs, the prompt's curated examples as
+ * `examples`, the retrieval stub the case names as `retrieved`, and the tools as `@tools`.
+ */
+export function renderCase(module: PromptModule, promptName: string, caseName: string, registry: ReadonlyMap<string, ToolSpec>): RenderedCase {
+  const prompt = lookupPrompt(module, promptName);
+  const testCase = prompt.cases.get(caseName);
+  if (!testCase) {
+    throw new InputError('render/unknown-case', `Unknown case \`${caseName}\` for prompt \`${promptName}\`, expected one of ${[...prompt.cases.keys()].map((c) => `\`${c}\``).join(', ') || 'none (add prompts/cases/*.yaml)'}`);
+  }
+  const tools = toolsFor(prompt, registry, testCase);
+  for (const reserved of ['examples', 'retrieved']) {
+    if (reserved in testCase.input) throw new InputError('config/invalid', `Input \`${reserved}\` is reserved: the renderer fills it from the prompt's ${reserved === 'examples' ? 'examples file' : 'retrieval stubs'}`, { file: testCase.file, line: testCase.line });
+  }
+  const env = new PromptEnvironment(module.partials, module.origins);
+  const retrieved = testCase.retrieval === undefined ? [] : (prompt.retrieval?.entries.get(testCase.retrieval) ?? []);
+  const context = {
+    ...prompt.input,
+    ...testCase.input,
+    examples: (prompt.examples?.items ?? []).map((i) => i.value),
+    retrieved: retrieved.map((i) => i.value),
+  };
+  const marked = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) });
+  return { prompt: prompt.name, case: caseName, tools, ...decode(env.markers, marked) };
+}
+
+/**
+ * Renders every curated example and every retrieval-stub entry of a prompt through the
+ * partial production uses for it, so that an example no standard case happens to show is
+ * still checked.
+ */
+export function renderDataItems(module: PromptModule, promptName: string, registry: ReadonlyMap<string, ToolSpec>): RenderedItem[] {
+  const prompt = lookupPrompt(module, promptName);
+  const tools = toolsFor(prompt, registry);
+  const out: RenderedItem[] = [];
+  const renderAll = (list: DataItem[], partial: string, declaredAt: { file: string; line?: number }): void => {
+    for (const item of list) {
+      const env = new PromptEnvironment(module.partials, module.origins);
+      const marked = env.renderPartial(partial, item.value, { prompt: prompt.name, tools: tools.map(asSent) }, declaredAt);
+      const at = locate(item.origin.doc, item.origin.path);
+      out.push({ prompt: prompt.name, kind: item.origin.kind, label: `${item.origin.doc.file}:${at?.line ?? 1}`, tools, ...decode(env.markers, marked) });
+    }
+  };
+  if (prompt.examples) renderAll(prompt.examples.items, prompt.examples.partial, prompt.examples.declaredAt);
+  if (prompt.retrieval) {
+    for (const list of prompt.retrieval.entries.values()) renderAll(list, prompt.retrieval.partial, prompt.retrieval.declaredAt);
+  }
+  return out;
+}

@@ -1,0 +1,181 @@
+import type { YamlDocument, YamlNodePosition } from '../util/yaml.js';
+
+/** The YAML node a range of rendered text came from: an example item or a retrieval-stub entry. */
+export interface DataOrigin {
+  kind: 'example' | 'stub';
+  doc: YamlDocument;
+  /** Path of the item inside its YAML document, e.g. `['examples', 3]` or `['stubs', 'damaged_item', 0]`. */
+  path: Array<string | number>;
+  node: YamlNodePosition;
+}
+
+/** Where a piece of rendered text was written: the place a person edits. */
+export interface SourceLocation {
+  kind: 'template' | 'example' | 'stub';
+  file: string;
+  line: number;
+  column: number;
+  origin?: DataOrigin;
+}
+
+interface TemplatePoint {
+  offset: number;
+  file: string;
+  line: number;
+  column: number;
+}
+
+interface Region {
+  start: number;
+  end: number;
+  origin: DataOrigin;
+}
+
+/**
+ * Maps offsets of a rendered prompt back to the template, YAML example or stub entry that
+ * produced them. Regions (data) win over template points; among regions the innermost wins.
+ */
+export class SourceMap {
+  readonly #points: TemplatePoint[];
+  readonly #regions: Region[];
+  readonly #text: string;
+
+  constructor(text: string, points: TemplatePoint[], regions: Region[]) {
+    this.#text = text;
+    this.#points = points;
+    this.#regions = regions;
+  }
+
+  lookup(offset: number): SourceLocation | undefined {
+    let inner: Region | undefined;
+    for (const r of this.#regions) {
+      if (r.start <= offset && offset < r.end && (!inner || r.end - r.start <= inner.end - inner.start)) inner = r;
+    }
+    if (inner) {
+      const { doc, node } = inner.origin;
+      const at = doc.lines.at(node.keyStart ?? node.start);
+      return { kind: inner.origin.kind, file: doc.file, line: at.line, column: at.column, origin: inner.origin };
+    }
+    let point: TemplatePoint | undefined;
+    for (const p of this.#points) {
+      if (p.offset > offset) break;
+      point = p;
+    }
+    if (!point) return undefined;
+    // Count lines between the template point and the offset: the text in between came from that template verbatim or from a value it printed.
+    let line = point.line;
+    let lineStart = -1;
+    for (let i = point.offset; i < offset; i++) {
+      if (this.#text.charCodeAt(i) === 10) {
+        line++;
+        lineStart = i;
+      }
+    }
+    const column = lineStart === -1 ? point.column + (offset - point.offset) : offset - lineStart;
+    return { kind: 'template', file: point.file, line, column };
+  }
+
+  /** Every data region, for tests and for "which examples did this case render". */
+  get regions(): ReadonlyArray<Readonly<Region>> {
+    return this.#regions;
+  }
+}
+
+const argumentKeys = ['arguments', 'input', 'args', 'parameters'];
+
+/**
+ * The YAML line of one argument of a call that came from data: `instancePath` is Ajv's
+ * pointer into the arguments (`/address/postal_code`). Falls back to the call's own line.
+ */
+export function locateInstance(origin: DataOrigin, instancePath: string): { line: number; column: number } {
+  const segments = instancePath.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const follow = (node: YamlNodePosition | undefined, path: string[]): YamlNodePosition | undefined => {
+    let current = node;
+    let last = node;
+    for (const seg of path) {
+      current = current?.children?.get(seg) ?? current?.children?.get(Number(seg));
+      if (!current) break;
+      last = current;
+    }
+    return last;
+  };
+  const candidates: Array<YamlNodePosition | undefined> = [
+    ...argumentKeys.map((k) => origin.node.children?.get(k)),
+    origin.node,
+  ];
+  let best = origin.node;
+  for (const start of candidates) {
+    if (!start) continue;
+    const hit = follow(start, segments);
+    if (hit && hit !== start) {
+      best = hit;
+      break;
+    }
+    if (start !== origin.node) best = start;
+  }
+  return origin.doc.lines.at(best.keyStart ?? best.start);
+}
+
+// Private-use code points: they never occur in prompts in practice, and a prompt that holds
+// one is rendered without a source map rather than with a wrong one.
+const POINT = '\uE000';
+const OPEN = '\uE001';
+const CLOSE = '\uE002';
+const END = '\uE003';
+const MARKERS = /[\uE000-\uE003]/;
+
+/** Collects template positions and data origins while a template renders, as inline markers. */
+export class MarkerTable {
+  readonly points: Array<{ file: string; line: number; column: number }> = [];
+  readonly origins: DataOrigin[] = [];
+
+  point(file: string, line: number, column: number): string {
+    this.points.push({ file, line, column });
+    return `${POINT}${this.points.length - 1}${END}`;
+  }
+
+  wrap(origin: DataOrigin, text: string): string {
+    this.origins.push(origin);
+    const id = this.origins.length - 1;
+    return `${OPEN}${id}${END}${text}${CLOSE}${id}${END}`;
+  }
+
+  static hasMarkers(text: string): boolean {
+    return MARKERS.test(text);
+  }
+
+  /** Removes the markers and returns the clean text with its source map. */
+  decode(marked: string): { text: string; map: SourceMap } {
+    let text = '';
+    const points: TemplatePoint[] = [];
+    const regions: Region[] = [];
+    const open = new Map<number, number>();
+    const starts = /[\uE000-\uE002]/g;
+    let i = 0;
+    while (i < marked.length) {
+      starts.lastIndex = i;
+      const found = starts.exec(marked);
+      if (!found) {
+        text += marked.slice(i);
+        break;
+      }
+      text += marked.slice(i, found.index);
+      i = found.index;
+      const kind = marked[i];
+      const end = marked.indexOf(END, i);
+      const id = Number(marked.slice(i + 1, end));
+      i = end + 1;
+      if (kind === POINT) points.push({ offset: text.length, ...this.points[id]! });
+      else if (kind === OPEN) open.set(id, text.length);
+      else if (kind === CLOSE) {
+        const start = open.get(id);
+        const origin = this.origins[id]!;
+        const last = regions[regions.length - 1];
+        // `each` and the partial it calls both mark the same item: keep one region.
+        const same = last && last.start === start && last.end === text.length && last.origin.node === origin.node;
+        if (start !== undefined && !same) regions.push({ start, end: text.length, origin });
+      }
+    }
+    return { text, map: new SourceMap(text, points, regions) };
+  }
+}

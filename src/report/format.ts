@@ -1,0 +1,122 @@
+import { styleText } from 'node:util';
+import { summarize, type Diagnostic, type Severity } from './diagnostic.js';
+
+export type FormatName = 'pretty' | 'json' | 'github' | 'markdown';
+export const formatNames: readonly FormatName[] = ['pretty', 'json', 'github', 'markdown'];
+
+/** Stable order: by file, line, column, then rule; findings without a file last. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort((a, b) =>
+    (a.file === undefined ? 1 : 0) - (b.file === undefined ? 1 : 0) ||
+    (a.file ?? '').localeCompare(b.file ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0) ||
+    a.ruleId.localeCompare(b.ruleId) ||
+    a.message.localeCompare(b.message),
+  );
+}
+
+/** The pinned JSON report: `{version: 1, diagnostics, summary}`; internal offsets are left out. */
+export function toJsonReport(diagnostics: readonly Diagnostic[]): { version: 1; diagnostics: Diagnostic[]; summary: ReturnType<typeof summarize> } {
+  const list = sortDiagnostics(diagnostics).map(({ offset: _offset, ...rest }) => rest);
+  return { version: 1, diagnostics: list, summary: summarize(diagnostics) };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function paint(color: boolean, format: Parameters<typeof styleText>[0], text: string): string {
+  return color ? styleText(format, text) : text;
+}
+
+const severityColor: Record<Severity, Parameters<typeof styleText>[0]> = { error: 'red', warning: 'yellow', info: 'blue' };
+
+/** Grouped by file, one finding a line with its position, like a linter's default output. */
+export function formatPretty(diagnostics: readonly Diagnostic[], options: { color?: boolean } = {}): string {
+  const color = options.color ?? false;
+  const sorted = sortDiagnostics(diagnostics);
+  const out: string[] = [];
+  let current: string | undefined | null = null;
+  for (const d of sorted) {
+    if (d.file !== current) {
+      if (current !== null) out.push('');
+      out.push(paint(color, 'underline', d.file ?? '(project)'));
+      current = d.file;
+    }
+    const pos = d.line === undefined ? '' : `${d.line}:${d.column ?? 1}`;
+    const tool = d.tool === undefined ? '' : `[${d.tool}] `;
+    out.push(`  ${pos.padEnd(7)} ${paint(color, severityColor[d.severity], d.severity.padEnd(7))} ${tool}${d.message}  ${paint(color, 'dim', d.ruleId)}`);
+    if (d.witnesses && d.witnesses.length > 0) {
+      const shown = d.witnesses.map((w) => (w.value === undefined ? w.id : `${w.id} (${JSON.stringify(w.value)})`)).join(', ');
+      const more = (d.witnessCount ?? d.witnesses.length) - d.witnesses.length;
+      out.push(`          witnesses: ${shown}${more > 0 ? `, and ${more} more` : ''}`);
+    }
+    if (d.fix !== undefined) out.push(`          fix: ${d.fix}`);
+    for (const r of d.related ?? []) out.push(`          ${r.message}: ${r.file}${r.line === undefined ? '' : `:${r.line}`}`);
+  }
+  const s = summarize(diagnostics);
+  const total = s.errors + s.warnings + s.infos;
+  if (total === 0) return 'No problems found.\n';
+  out.push('', `${plural(total, 'problem')} (${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')})`);
+  return `${out.join('\n')}\n`;
+}
+
+function escapeData(text: string): string {
+  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
+}
+
+/** GitHub Actions workflow commands: one annotation per finding, shown on the pull request's diff. */
+export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+  const level: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+  return sortDiagnostics(diagnostics)
+    .map((d) => {
+      const props = [
+        d.file === undefined ? undefined : `file=${escapeProperty(d.file)}`,
+        d.line === undefined ? undefined : `line=${d.line}`,
+        d.column === undefined ? undefined : `col=${d.column}`,
+        `title=${escapeProperty(d.ruleId)}`,
+      ].filter((p) => p !== undefined);
+      const extra = d.fix === undefined ? '' : `\n${d.fix}`;
+      return `::${level[d.severity]} ${props.join(',')}::${escapeData(d.message + extra)}\n`;
+    })
+    .join('');
+}
+
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
+
+/** A summary for a pull-request comment: counts, then a table of findings. */
+export function formatMarkdown(diagnostics: readonly Diagnostic[], title = 'prompt-contract'): string {
+  const s = summarize(diagnostics);
+  const icon = s.errors > 0 ? '❌' : s.warnings > 0 ? '⚠️' : '✅';
+  const lines = [`### ${icon} ${title}: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}`, ''];
+  if (diagnostics.length === 0) return `${lines.join('\n')}Prompts, examples and tool schemas agree.\n`;
+  lines.push('| | Rule | Where | Finding |', '|---|---|---|---|');
+  const mark: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
+  for (const d of sortDiagnostics(diagnostics)) {
+    const where = d.file === undefined ? (d.tool ?? '') : `\`${d.file}${d.line === undefined ? '' : `:${d.line}`}\``;
+    const witnesses = d.witnesses && d.witnesses.length > 0 ? ` Witnesses: ${d.witnesses.map((w) => `\`${w.id}\``).join(', ')}.` : '';
+    const fix = d.fix === undefined ? '' : ` **Fix:** ${d.fix}`;
+    lines.push(`| ${mark[d.severity]} | \`${d.ruleId}\` | ${cell(where)} | ${cell(d.message + witnesses + fix)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function format(name: FormatName, diagnostics: readonly Diagnostic[], options: { color?: boolean } = {}): string {
+  switch (name) {
+    case 'json':
+      return `${JSON.stringify(toJsonReport(diagnostics), null, 2)}\n`;
+    case 'github':
+      return formatGithub(diagnostics);
+    case 'markdown':
+      return formatMarkdown(diagnostics);
+    default:
+      return formatPretty(diagnostics, options);
+  }
+}

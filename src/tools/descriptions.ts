@@ -1,0 +1,84 @@
+import type { Diagnostic } from '../report/diagnostic.js';
+import { defineRules, report } from '../report/rule.js';
+import { InputError } from '../util/errors.js';
+import { locate, type YamlDocument } from '../util/yaml.js';
+import type { JsonSchemaObject, ToolSpec } from './types.js';
+
+export const descriptionRules = defineRules('config', {
+  'unknown-description-target': {
+    severity: 'error',
+    description: 'The description mapping describes a tool or parameter that does not exist: the wording is stale or the name is misspelled.',
+  },
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Follows `address.postal_code` through nested `properties` (and array `items`). */
+function propertyAt(schema: JsonSchemaObject, dotted: string): JsonSchemaObject | undefined {
+  let node: unknown = schema;
+  for (const part of dotted.split('.')) {
+    if (isRecord(node) && isRecord(node.items) && !isRecord(node.properties)) node = node.items;
+    const props = isRecord(node) ? node.properties : undefined;
+    if (!isRecord(props) || !isRecord(props[part])) return undefined;
+    node = props[part];
+  }
+  return node as JsonSchemaObject;
+}
+
+/**
+ * Merges a YAML description mapping into tool definitions:
+ *
+ *     create_refund:
+ *       description: Refund an order to the original payment method.
+ *       parameters:
+ *         amount_cents: Amount to refund, in cents.
+ *         address.postal_code: Nested parameters use dots.
+ *
+ * Returns new tools (inputs are not mutated) and a finding for every entry that names a
+ * tool or parameter that does not exist.
+ */
+export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument): { tools: ToolSpec[]; diagnostics: Diagnostic[] } {
+  const mapping = doc.value ?? {};
+  if (!isRecord(mapping)) throw new InputError('config/invalid', 'Expected the description mapping to map tool names to `description` and `parameters`', { file: doc.file, line: 1 });
+  const diagnostics: Diagnostic[] = [];
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const out = new Map<string, ToolSpec>();
+  for (const [name, entry] of Object.entries(mapping)) {
+    const at = locate(doc, [name]);
+    const tool = byName.get(name);
+    if (!tool) {
+      diagnostics.push(report(descriptionRules['unknown-description-target'], {
+        message: `Unexpected tool \`${name}\` in the description mapping, expected one of ${[...byName.keys()].map((n) => `\`${n}\``).join(', ')}`,
+        file: doc.file, ...(at ?? {}), tool: name,
+      }));
+      continue;
+    }
+    if (typeof entry === 'string') {
+      out.set(name, { ...tool, description: entry });
+      continue;
+    }
+    if (!isRecord(entry)) throw new InputError('config/invalid', `Expected \`${name}\` to be a description string or a mapping with \`description\` and \`parameters\``, { file: doc.file, ...(at ?? {}) });
+    const schema = structuredClone(tool.inputSchema);
+    const next: ToolSpec = { ...tool, inputSchema: schema };
+    if (typeof entry.description === 'string') next.description = entry.description.trimEnd();
+    if (isRecord(entry.parameters)) {
+      for (const [param, text] of Object.entries(entry.parameters)) {
+        const target = propertyAt(schema, param);
+        const pat = locate(doc, [name, 'parameters', param]);
+        if (!target) {
+          diagnostics.push(report(descriptionRules['unknown-description-target'], {
+            message: `Unexpected parameter \`${param}\` of \`${name}\` in the description mapping: the schema has no such property`,
+            file: doc.file, ...(pat ?? {}), tool: name, instancePath: `/${param.replaceAll('.', '/')}`,
+          }));
+          continue;
+        }
+        if (typeof text !== 'string') throw new InputError('config/invalid', `Expected the description of \`${name}.${param}\` to be a string`, { file: doc.file, ...(pat ?? {}) });
+        target.description = text.trimEnd();
+      }
+    }
+    out.set(name, next);
+  }
+  return { tools: tools.map((t) => out.get(t.name) ?? t), diagnostics };
+}

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { dump } from 'js-yaml';
+import { loadPromptModule } from '../../src/render/module.js';
+import { listCases, renderCase, renderDataItems } from '../../src/render/render.js';
+import { locateInstance } from '../../src/render/source-map.js';
+import { normalizeTools } from '../../src/tools/normalize.js';
+import { InputError } from '../../src/util/errors.js';
+import { lookupOrder, scratch } from './helpers.js';
+
+const registry = new Map(normalizeTools([lookupOrder]).map((t) => [t.name, t]));
+
+/** 1-based line of the first line of `file` containing `needle`. */
+function lineOf(text: string, needle: string, from = 0): number {
+  const at = text.indexOf(needle, from);
+  if (at === -1) throw new Error(`${needle} not found`);
+  return text.slice(0, at).split('\n').length;
+}
+
+function thrown(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('expected an InputError');
+}
+
+const base = {
+  'prompts/p.prompt': '---\ntools: [lookup_order]\nexamples: { file: examples.yaml, partial: ex }\n---\nIntro line\n{{#each examples}}\n{{> ex this}}\n{{/each}}\nBye {{name}}\n',
+  'prompts/_ex.prompt': '```tool_call\n{{json call indent=2}}\n```\n',
+  'prompts/examples.yaml': 'examples:\n  - call:\n      name: lookup_order\n      arguments:\n        order_id: A-0001\n  - call:\n      name: lookup_order\n      arguments:\n        order_id: A-0002\n',
+  'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: { name: Ana }\n',
+};
+
+describe('source map', () => {
+  const root = scratch(base);
+  const module = loadPromptModule('prompts', root);
+  const rendered = renderCase(module, 'p', 'one', registry);
+
+  test('a rendered argument maps to the YAML line that holds it', () => {
+    const offset = rendered.text.indexOf('"A-0002"');
+    const loc = rendered.sourceMap.lookup(offset)!;
+    expect(loc.kind).toBe('example');
+    expect(loc.file).toBe('prompts/examples.yaml');
+    expect(locateInstance(loc.origin!, '/order_id').line).toBe(lineOf(base['prompts/examples.yaml'], 'order_id: A-0002'));
+  });
+
+  test('template text maps to its template line, through partials', () => {
+    const intro = rendered.sourceMap.lookup(rendered.text.indexOf('Bye'))!;
+    expect(intro).toMatchObject({ kind: 'template', file: 'prompts/p.prompt', line: lineOf(base['prompts/p.prompt'], 'Bye') });
+    const first = rendered.sourceMap.lookup(0)!;
+    expect(first).toMatchObject({ kind: 'template', line: 5 });
+  });
+
+  test('every example and stub entry of the demo renders alone through its partial', () => {
+    const demo = loadPromptModule('prompts');
+    const tools = normalizeTools(JSON.parse(readFileSync('prompts/tools/lookup_order.schema.json', 'utf8')));
+    const all = new Map([...demo.prompts.values()].flatMap((p) => p.tools).map((name) => [name, { ...tools[0]!, name }]));
+    let expected = 0;
+    for (const p of demo.prompts.values()) {
+      expected += p.examples?.items.length ?? 0;
+      for (const list of p.retrieval?.entries.values() ?? []) expected += list.length;
+    }
+    const items = [...demo.prompts.keys()].flatMap((p) => renderDataItems(demo, p, all));
+    expect(items).toHaveLength(expected);
+    expect(expected).toBeGreaterThan(8);
+    for (const item of items) expect(item.sourceMap.regions.length).toBeGreaterThan(0);
+  });
+
+  test('the demo has at least two prompts with three cases each', () => {
+    const cases = listCases(loadPromptModule('prompts'));
+    const perPrompt = new Map<string, number>();
+    for (const c of cases) perPrompt.set(c.prompt, (perPrompt.get(c.prompt) ?? 0) + 1);
+    expect(perPrompt.size).toBeGreaterThanOrEqual(2);
+    for (const n of perPrompt.values()) expect(n).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('bad input names file, line and what was expected', () => {
+  test('YAML syntax error in an examples file', () => {
+    const root = scratch({ ...base, 'prompts/examples.yaml': 'examples:\n  - call: { name: x,\n  - broken\n' });
+    const e = thrown(() => loadPromptModule('prompts', root));
+    expect(e.code).toBe('config/yaml-syntax');
+    expect(e.file).toBe('prompts/examples.yaml');
+    expect(e.line).toBeGreaterThanOrEqual(2);
+    expect(e.column).toBeGreaterThan(0);
+  });
+
+  test('a case naming an unknown prompt', () => {
+    const root = scratch({ ...base, 'prompts/cases/p.yaml': 'prompt: q\ncases:\n  one:\n    input: {}\n' });
+    const e = thrown(() => loadPromptModule('prompts', root));
+    expect(e).toMatchObject({ code: 'render/unknown-prompt', file: 'prompts/cases/p.yaml', line: 1 });
+    expect(e.message).toContain('`p`');
+  });
+
+  test('a prompt naming an unknown tool points at the tools line', () => {
+    const root = scratch({ ...base, 'prompts/p.prompt': base['prompts/p.prompt'].replace('tools: [lookup_order]', 'tools: [lookup_order, refund_it]') });
+    const e = thrown(() => renderCase(loadPromptModule('prompts', root), 'p', 'one', registry));
+    expect(e).toMatchObject({ code: 'render/unknown-tool', file: 'prompts/p.prompt', line: 2, column: 23 });
+    expect(e.message).toContain('refund_it');
+  });
+
+  test('a case naming an unknown retrieval stub', () => {
+    const root = scratch({
+      ...base,
+      'prompts/p.prompt': base['prompts/p.prompt'].replace('---\nIntro', 'retrieval: { file: stubs.yaml, partial: ex }\n---\nIntro'),
+      'prompts/stubs.yaml': dump({ stubs: { some: [] } }),
+      'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: { name: Ana }\n    retrieval: other\n',
+    });
+    const e = thrown(() => loadPromptModule('prompts', root));
+    expect(e).toMatchObject({ code: 'render/unknown-stub', file: 'prompts/cases/p.yaml', line: 5 });
+  });
+
+  test('an unreadable examples file', () => {
+    const root = scratch({ ...base, 'prompts/p.prompt': base['prompts/p.prompt'].replace('examples.yaml', 'missing.yaml') });
+    const e = thrown(() => loadPromptModule('prompts', root));
+    expect(e.code).toBe('config/unreadable');
+    expect(e.file).toBe('prompts/missing.yaml');
+  });
+
+  test('a missing template variable names the template line and column', () => {
+    const root = scratch({ ...base, 'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: {}\n' });
+    const e = thrown(() => renderCase(loadPromptModule('prompts', root), 'p', 'one', registry));
+    // Column of `name` inside `Bye {{name}}`.
+    expect(e).toMatchObject({ code: 'render/missing-variable', file: 'prompts/p.prompt', line: 9, column: 7 });
+  });
+
+  test('an unknown partial used inside a partial names that partial file', () => {
+    const root = scratch({ ...base, 'prompts/_ex.prompt': 'x\n{{> ghost}}\n' });
+    const e = thrown(() => renderCase(loadPromptModule('prompts', root), 'p', 'one', registry));
+    expect(e).toMatchObject({ code: 'render/unknown-partial', file: 'prompts/_ex.prompt', line: 2 });
+  });
+});
