@@ -1,0 +1,342 @@
+import type { Diagnostic } from '../report/diagnostic.js';
+import { report, type Finding, type RuleMeta } from '../report/rule.js';
+import type { HandlerRef, JsonSchemaObject, ToolSpec } from '../tools/types.js';
+import { resolveHandlerSchema } from '../handlers/resolve.js';
+import { handlerRules as rules } from './handler-rules.js';
+
+// Everything below runs in one direction: every value the schema lets the model send
+// must be one the handler accepts. The schema may promise less than the handler could
+// take (more required fields, narrower types); the reverse is the outage.
+
+type Schema = JsonSchemaObject | boolean;
+
+function isObject(value: unknown): value is JsonSchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Follows local `$ref`s (`#/definitions/X`, `#/$defs/X`, any local pointer); undefined when one leads outside the document. */
+function deref(schema: unknown, root: JsonSchemaObject): Schema | undefined {
+  let current = schema;
+  for (let hops = 0; hops < 32; hops++) {
+    if (typeof current === 'boolean') return current;
+    if (!isObject(current)) return undefined;
+    if (typeof current.$ref !== 'string') return current;
+    const ref = current.$ref;
+    if (!ref.startsWith('#')) return undefined;
+    let target: unknown = root;
+    for (const raw of ref.slice(1).split('/').slice(1)) {
+      const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      target = isObject(target) || Array.isArray(target) ? (target as Record<string, unknown>)[token] : undefined;
+    }
+    if (target === undefined) return undefined;
+    // Sibling keywords of `$ref` (a description, a default) do not change what is accepted.
+    current = target;
+  }
+  return undefined;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+const branchesOf = (s: JsonSchemaObject): unknown[] | undefined =>
+  Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
+
+/** The JSON types a schema admits; undefined when it does not constrain the type at all. */
+function typesOf(schema: Schema | undefined, root: JsonSchemaObject): Set<string> | undefined {
+  if (schema === undefined || schema === true) return undefined;
+  if (schema === false) return new Set();
+  if ('const' in schema) return new Set([jsonType(schema.const)]);
+  if (Array.isArray(schema.enum)) return new Set(schema.enum.map(jsonType));
+  if (typeof schema.type === 'string') return new Set([schema.type]);
+  if (Array.isArray(schema.type)) return new Set(schema.type.filter((t): t is string => typeof t === 'string'));
+  const branches = branchesOf(schema);
+  if (branches) {
+    const out = new Set<string>();
+    for (const branch of branches) {
+      const types = typesOf(deref(branch, root), root);
+      if (types === undefined) return undefined;
+      for (const t of types) out.add(t);
+    }
+    return out;
+  }
+  if (Array.isArray(schema.allOf)) {
+    let out: Set<string> | undefined;
+    for (const branch of schema.allOf) {
+      const types = typesOf(deref(branch, root), root);
+      if (types !== undefined) out = out === undefined ? types : new Set([...out].filter((t) => accepts(types, t)));
+    }
+    return out;
+  }
+  if (isObject(schema.properties)) return new Set(['object']);
+  if (schema.items !== undefined || schema.prefixItems !== undefined) return new Set(['array']);
+  return undefined;
+}
+
+/** An integer is a number, so a `number` type accepts what an `integer` schema lets through; not the reverse. */
+function accepts(types: Set<string>, type: string): boolean {
+  return types.has(type) || (type === 'integer' && types.has('number'));
+}
+
+/** The literal values a schema admits (`enum`, `const`, or a union of them); undefined when it admits more than a list. */
+function valuesOf(schema: Schema | undefined, root: JsonSchemaObject): unknown[] | undefined {
+  if (!isObject(schema)) return undefined;
+  if ('const' in schema) return [schema.const];
+  if (Array.isArray(schema.enum)) return schema.enum;
+  const branches = branchesOf(schema);
+  if (!branches) return undefined;
+  const out: unknown[] = [];
+  for (const branch of branches) {
+    const values = valuesOf(deref(branch, root), root);
+    if (values === undefined) return undefined;
+    out.push(...values);
+  }
+  return out;
+}
+
+/** Properties and required names of an object schema, merged across `allOf` (intersections). */
+function shapeOf(schema: JsonSchemaObject, root: JsonSchemaObject): { properties: Record<string, unknown>; required: string[]; declared: boolean } {
+  const properties: Record<string, unknown> = {};
+  const required = new Set<string>();
+  let declared = false;
+  const visit = (s: Schema | undefined, depth: number): void => {
+    if (!isObject(s) || depth > 8) return;
+    if (isObject(s.properties)) {
+      declared = true;
+      for (const [k, v] of Object.entries(s.properties)) properties[k] ??= v;
+    }
+    if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === 'string') required.add(r);
+    if (Array.isArray(s.allOf)) for (const branch of s.allOf) visit(deref(branch, root), depth + 1);
+  };
+  visit(schema, 0);
+  return { properties, required: [...required], declared };
+}
+
+const example: Record<string, string> = { string: '"text"', number: '1.5', integer: '1', boolean: 'true', null: 'null', object: '{}', array: '[]' };
+
+const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
+const list = (names: readonly string[]): string => `[${names.join(', ')}]`;
+const typeList = (types: Set<string>): string => [...types].map((t) => `\`${t}\``).join(' | ');
+
+// zod's `.int()` adds the safe-integer range; it tells the model nothing and rejects nothing real.
+const implicitBound = (keyword: string, value: unknown): boolean =>
+  (keyword === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (keyword === 'minimum' && value === Number.MIN_SAFE_INTEGER);
+
+const lowerBounds = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
+const upperBounds = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
+
+interface Place {
+  /** Property names and `*` for array items, from the arguments' root. */
+  segments: string[];
+  schemaPath: string;
+}
+
+const pointer = (segments: readonly string[]): string => segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const label = (segments: readonly string[]): string => segments.join('.').replace(/\.\*/g, '[]') || 'the arguments';
+
+class Comparison {
+  readonly out: Diagnostic[] = [];
+  readonly #open = new Map<object, Set<object>>();
+
+  constructor(
+    readonly tool: ToolSpec,
+    readonly schemaRoot: JsonSchemaObject,
+    readonly handlerRoot: JsonSchemaObject,
+  ) {}
+
+  add(rule: RuleMeta, place: Place, finding: Omit<Finding, 'tool' | 'instancePath' | 'schemaPath'>): void {
+    const full: Finding = { tool: this.tool.name, instancePath: pointer(place.segments), schemaPath: place.schemaPath, ...finding };
+    if (this.tool.origin.file !== undefined) full.file = this.tool.origin.file;
+    const handler = this.tool.handler;
+    if (handler?.kind === 'typescript') full.related = [{ file: handler.file, message: `handler type \`${handler.type}\`` }];
+    this.out.push(report(rule, full));
+  }
+
+  compare(schemaNode: unknown, handlerNode: unknown, place: Place): void {
+    const s = deref(schemaNode, this.schemaRoot);
+    const h = deref(handlerNode, this.handlerRoot);
+    if (!isObject(s) || !isObject(h)) return;
+    // A recursive type meets itself again below; stop when the pair is already being compared further up.
+    const pairs = this.#open.get(s) ?? new Set<object>();
+    if (pairs.has(h)) return;
+    pairs.add(h);
+    this.#open.set(s, pairs);
+    try {
+      this.#compare(s, h, place);
+    } finally {
+      pairs.delete(h);
+    }
+  }
+
+  #compare(s: JsonSchemaObject, h: JsonSchemaObject, place: Place): void {
+    const handlerTypes = typesOf(h, this.handlerRoot);
+    if (handlerTypes === undefined) return;
+    const schemaTypes = typesOf(s, this.schemaRoot);
+    if (schemaTypes === undefined) return;
+    const name = this.tool.name;
+    const where = label(place.segments);
+
+    const rejected = [...schemaTypes].filter((t) => !accepts(handlerTypes, t));
+    if (rejected.length > 0) {
+      const sample = example[rejected[0]!] ?? show(rejected[0]);
+      this.add(rules['type-mismatch'], place, {
+        message: `\`${name}\`: \`${where}\` is ${typeList(schemaTypes)} in the schema but ${typeList(handlerTypes)} in the handler type, so the model may send \`${sample}\`, which the handler cannot take. Change the schema's \`type\` to what the handler accepts, or widen the handler type`,
+        expected: [...handlerTypes],
+        actual: [...schemaTypes],
+      });
+      return;
+    }
+
+    const handlerValues = valuesOf(h, this.handlerRoot);
+    if (handlerValues !== undefined) {
+      const allowed = new Set(handlerValues.map(show));
+      const schemaValues = valuesOf(s, this.schemaRoot);
+      if (schemaValues === undefined) {
+        this.add(rules['type-mismatch'], place, {
+          message: `\`${name}\`: \`${where}\` takes any ${typeList(schemaTypes)} in the schema but only ${list(handlerValues.map(show))} in the handler type, so the model may send a value the handler cannot take. Add \`enum: ${show(handlerValues)}\` to the schema`,
+          expected: handlerValues,
+          fix: `enum: ${show(handlerValues)}`,
+        });
+        return;
+      }
+      const extra = schemaValues.filter((v) => !allowed.has(show(v)));
+      if (extra.length > 0) {
+        this.add(rules['type-mismatch'], place, {
+          message: `\`${name}\`: \`${where}\` allows ${list(extra.map(show))} in the schema, which the handler type does not accept (handler accepts ${list(handlerValues.map(show))}). Remove ${extra.length === 1 ? 'it' : 'them'} from the schema's \`enum\`, or add ${extra.length === 1 ? 'it' : 'them'} to the handler type`,
+          expected: handlerValues,
+          actual: extra,
+        });
+        return;
+      }
+    }
+
+    this.#constraints(s, h, place);
+
+    if (schemaTypes.has('object') && handlerTypes.has('object')) this.#object(s, h, place);
+    if (schemaTypes.has('array') && handlerTypes.has('array')) this.#array(s, h, place);
+  }
+
+  #constraints(s: JsonSchemaObject, h: JsonSchemaObject, place: Place): void {
+    const narrower = (keyword: string): boolean => {
+      const hv = h[keyword];
+      if (typeof hv !== 'number' || implicitBound(keyword, hv)) return false;
+      const sv = s[keyword];
+      if (typeof sv !== 'number') return true;
+      return lowerBounds.includes(keyword) ? sv < hv : sv > hv;
+    };
+    const found = [...lowerBounds, ...upperBounds].filter(narrower);
+    // Regular expressions cannot be compared for inclusion; the same source text is the one safe case.
+    if (typeof h.pattern === 'string' && h.pattern !== s.pattern) found.push('pattern');
+    if (typeof h.format === 'string' && h.format !== s.format) found.push('format');
+    for (const keyword of found) {
+      const schemaSide = s[keyword] === undefined ? 'states none' : `has \`${keyword}: ${show(s[keyword])}\``;
+      this.add(rules['constraint-not-in-schema'], { ...place, schemaPath: `${place.schemaPath}/${keyword}` }, {
+        message: `\`${this.tool.name}\`: \`${label(place.segments)}\` has \`${keyword}: ${show(h[keyword])}\` in the handler type, and the schema ${schemaSide}, so the model may send values the handler rejects. Put \`${keyword}: ${show(h[keyword])}\` in the schema, or relax the handler type`,
+        expected: h[keyword],
+        actual: s[keyword],
+        fix: `${keyword}: ${show(h[keyword])}`,
+      });
+    }
+  }
+
+  #object(s: JsonSchemaObject, h: JsonSchemaObject, place: Place): void {
+    const schema = shapeOf(s, this.schemaRoot);
+    const handler = shapeOf(h, this.handlerRoot);
+    const name = this.tool.name;
+    const at = (key: string): Place => ({ segments: [...place.segments, key], schemaPath: `${place.schemaPath}/properties/${pointer([key]).slice(1)}` });
+    const sets = `${place.segments.length > 0 ? `in \`${label(place.segments)}\`, ` : ''}schema requires ${list(schema.required)}; handler requires ${list(handler.required)}`;
+
+    // The subset check: what the handler demands must be demanded of the model. Equality would also fail the harmless opposite case.
+    for (const key of handler.required) {
+      if (schema.required.includes(key)) continue;
+      const field = label([...place.segments, key]);
+      const mentioned = key in schema.properties;
+      this.add(rules['required-not-in-schema'], at(key), {
+        message: mentioned
+          ? `\`${name}\`: the handler requires \`${field}\`, which the schema does not require (${sets}). Add \`${key}\` to the schema's \`required\`, or make it optional in the handler`
+          : `\`${name}\`: the handler requires \`${field}\`, which the schema never mentions, so the model is never told to send it (${sets}). Add \`${key}\` to the schema's \`properties\` and \`required\`, or make it optional in the handler`,
+        expected: handler.required,
+        actual: schema.required,
+        fix: mentioned ? `add \`${key}\` to \`required\`` : `add \`${key}\` to \`properties\` and \`required\``,
+      });
+    }
+
+    const additional = h.additionalProperties;
+    const patterns = isObject(h.patternProperties) ? Object.entries(h.patternProperties) : [];
+    // A handler schema that lists no properties and does not close itself says nothing about which fields it reads.
+    const closed = handler.declared || additional === false;
+    for (const [key, value] of Object.entries(schema.properties)) {
+      if (key in handler.properties) {
+        if (schema.required.includes(key) && !handler.required.includes(key)) {
+          this.add(rules['optional-in-handler'], at(key), {
+            message: `\`${name}\`: the schema requires \`${label([...place.segments, key])}\`, which the handler treats as optional; allowed, and the model must spend tokens on it in every call. Make it optional in the schema if the model may leave it out`,
+          });
+        }
+        this.compare(value, handler.properties[key], at(key));
+        continue;
+      }
+      const pattern = patterns.find(([source]) => {
+        try {
+          return new RegExp(source, 'u').test(key);
+        } catch {
+          return false;
+        }
+      });
+      if (pattern) this.compare(value, pattern[1], at(key));
+      else if (isObject(additional)) this.compare(value, additional, at(key));
+      else if (additional !== true && closed) {
+        this.add(rules['field-ignored'], at(key), {
+          message: `\`${name}\`: the schema offers \`${label([...place.segments, key])}\`, which the handler type does not have, so the model spends tokens on a value that goes nowhere. Remove \`${key}\` from the schema, or read it in the handler`,
+        });
+      }
+    }
+  }
+
+  #array(s: JsonSchemaObject, h: JsonSchemaObject, place: Place): void {
+    const sTuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
+    const hTuple = Array.isArray(h.prefixItems) ? h.prefixItems : Array.isArray(h.items) ? h.items : undefined;
+    if (sTuple && hTuple) {
+      sTuple.forEach((item, i) => {
+        if (i < hTuple.length) this.compare(item, hTuple[i], { segments: [...place.segments, String(i)], schemaPath: `${place.schemaPath}/${Array.isArray(s.prefixItems) ? 'prefixItems' : 'items'}/${i}` });
+      });
+      return;
+    }
+    if (!sTuple && !hTuple && s.items !== undefined && h.items !== undefined) {
+      this.compare(s.items, h.items, { segments: [...place.segments, '*'], schemaPath: `${place.schemaPath}/items` });
+    }
+  }
+}
+
+/**
+ * Compares a tool's schema (what the model is told it may send) with the JSON Schema of
+ * the handler's argument type (what the code accepts). Reports, per field and nested
+ * field: handler-required fields the schema does not require, schema fields the handler
+ * does not read, types and enum values the handler does not accept, constraints only the
+ * handler states, and schema-required fields the handler treats as optional.
+ */
+export function checkHandler(tool: ToolSpec, handlerSchema: JsonSchemaObject): Diagnostic[] {
+  const comparison = new Comparison(tool, tool.inputSchema, handlerSchema);
+  comparison.compare(tool.inputSchema, handlerSchema, { segments: [], schemaPath: '' });
+  return comparison.out;
+}
+
+/**
+ * Runs `checkHandler` for every tool that names a handler. Tools whose schema was generated
+ * from the handler's own zod type (`generated: true`) are skipped: the schema and the handler
+ * type are then one artifact, so comparing them only tests the generator. `resolve` errors
+ * (a missing file or type) propagate: they mean the check could not run.
+ */
+export function checkHandlers(
+  tools: readonly ToolSpec[],
+  resolve: (ref: HandlerRef, tool: ToolSpec) => JsonSchemaObject = (ref) => resolveHandlerSchema(ref),
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const tool of tools) {
+    if (tool.handler === undefined || tool.generated === true) continue;
+    out.push(...checkHandler(tool, resolve(tool.handler, tool)));
+  }
+  return out;
+}

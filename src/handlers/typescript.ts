@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as TS from 'typescript';
+import type * as TSJ from 'ts-json-schema-generator';
+import type { JsonSchemaObject } from '../tools/types.js';
+import { InputError } from '../util/errors.js';
+
+const require = createRequire(import.meta.url);
+const versionOf = (name: string): string => (require(`${name}/package.json`) as { version: string }).version;
+
+/** Part of every cache key: a new generator or compiler may emit a different schema for the same source. */
+export const generatorVersion = `ts-json-schema-generator@${versionOf('ts-json-schema-generator')} typescript@${versionOf('typescript')}`;
+
+let compiler: { ts: typeof TS; tsj: typeof TSJ } | undefined;
+
+// Loading the compiler and the generator takes most of a second; a run answered from the cache never pays it.
+function load(): { ts: typeof TS; tsj: typeof TSJ } {
+  compiler ??= { ts: require('typescript') as typeof TS, tsj: require('ts-json-schema-generator') as typeof TSJ };
+  return compiler;
+}
+
+const generatorConfig = {
+  // Inline every named type: the checker then sees nested objects directly, and `$ref`
+  // only remains where a type refers to itself.
+  expose: 'none',
+  topRef: false,
+  // The handler's own build type-checks it; a type error elsewhere in the file must not stop us.
+  skipTypeCheck: true,
+  jsDoc: 'extended',
+  // A TS type names the fields the handler reads. Extra fields are not rejected at run
+  // time (structural typing), so `false` here means "not read", which is what
+  // `handler/field-ignored` reports, never "rejected".
+  additionalProperties: false,
+} as const satisfies TSJ.Config;
+
+// Strict null checks make `x: T | undefined` an optional field; the generator's default program has them off.
+const compilerOptions = (ts: typeof TS): TS.CompilerOptions => ({
+  noEmit: true,
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  skipLibCheck: true,
+  // Ambient @types packages cost load time and never declare a handler's argument type.
+  types: [],
+});
+
+type Declaration = TS.InterfaceDeclaration | TS.TypeAliasDeclaration | TS.EnumDeclaration | TS.ClassDeclaration;
+
+/** The named types declared at the top level of a file, exported or not. */
+function declarations(ts: typeof TS, source: TS.SourceFile): Array<{ name: string; node: Declaration }> {
+  const out: Array<{ name: string; node: Declaration }> = [];
+  for (const statement of source.statements) {
+    if (
+      (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isClassDeclaration(statement)) &&
+      statement.name !== undefined
+    ) {
+      out.push({ name: statement.name.text, node: statement });
+    }
+  }
+  return out;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function notFound(file: string, shown: string, type: string, names: string[]): InputError {
+  const close = names
+    .map((name) => ({ name, d: distance(type, name) }))
+    .filter(({ name, d }) => d <= Math.max(2, Math.floor(type.length / 3)) || name.toLowerCase().includes(type.toLowerCase()))
+    .sort((a, b) => a.d - b.d);
+  const hint = close.length > 0 ? `; did you mean \`${close[0]!.name}\`?` : '';
+  const listing = names.length > 0 ? ` Types declared there: ${names.map((n) => `\`${n}\``).join(', ')}.` : ' It declares no named types.';
+  return new InputError('handler/type-not-found', `Handler type \`${type}\` not found in \`${shown}\`${hint}${listing}`, { file });
+}
+
+export interface GeneratedSchema {
+  schema: JsonSchemaObject;
+  /** Project files the schema was read from (the handler file and what it imports), absolute, with their content hashes. */
+  sources: Map<string, string>;
+}
+
+/**
+ * Reads TypeScript types as JSON Schemas. Creating a program is the slow part (about a
+ * second, mostly parsing the lib files), and one handler file often declares the argument
+ * types of several tools, so the program is reused while none of its project files changed.
+ */
+export class TypeScriptSchemaReader {
+  #key: string | undefined;
+  #program: TS.Program | undefined;
+  #generator: TSJ.SchemaGenerator | undefined;
+  /** Project files of the program, absolute, with their content hashes when it was created. */
+  #sources = new Map<string, string>();
+  /** How many schemas were generated, for cache statistics. */
+  generated = 0;
+
+  read(file: string, shown: string, type: string): GeneratedSchema {
+    const { ts, tsj } = load();
+    if (this.#key !== file || this.#program === undefined || this.#generator === undefined || !this.#unchanged()) {
+      this.#program = ts.createProgram([file], compilerOptions(ts));
+      const config: TSJ.CompletedConfig = { ...tsj.DEFAULT_CONFIG, ...generatorConfig };
+      this.#generator = new tsj.SchemaGenerator(this.#program, tsj.createParser(this.#program, config), tsj.createFormatter(config), config);
+      this.#key = file;
+      this.#sources = new Map(projectFiles(this.#program).map((f) => [f, contentHash(f)]));
+    }
+    const program = this.#program;
+    const source = program.getSourceFile(file);
+    if (source === undefined) throw new InputError('handler/type-not-found', `Cannot read handler file \`${shown}\``, { file });
+    const declared = declarations(ts, source);
+    const match = declared.find((d) => d.name === type);
+    let raw: Record<string, unknown>;
+    try {
+      // Our own lookup finds unexported types too; the generator's finds re-exports from other files.
+      raw = (match ? this.#generator.createSchemaFromNodes([match.node]) : this.#generator.createSchema(type)) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof tsj.RootlessError) throw notFound(file, shown, type, declared.map((d) => d.name));
+      const detail = error instanceof tsj.BaseError ? error.format() : error instanceof Error ? error.message : String(error);
+      throw new InputError('handler/unsupported-type', `Cannot turn handler type \`${type}\` in \`${shown}\` into a JSON Schema: ${detail.trim()}`, { file }, { cause: error });
+    }
+    this.generated++;
+    const { $schema: _draft, definitions, ...body } = raw;
+    const schema: JsonSchemaObject = body;
+    if (definitions !== undefined && typeof definitions === 'object' && definitions !== null && Object.keys(definitions).length > 0) schema.definitions = definitions;
+    return { schema, sources: this.#sources };
+  }
+
+  #unchanged(): boolean {
+    for (const [f, h] of this.#sources) if (contentHash(f) !== h) return false;
+    return true;
+  }
+}
+
+function contentHash(file: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex');
+  } catch {
+    return '';
+  }
+}
+
+// Installed packages change only with an install; hashing their declarations on every lookup would cost more than it saves.
+function projectFiles(program: TS.Program): string[] {
+  return program
+    .getSourceFiles()
+    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !f.fileName.includes('/node_modules/'))
+    .map((f) => path.resolve(f.fileName));
+}
