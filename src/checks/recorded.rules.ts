@@ -1,0 +1,17 @@
+import { defineRules } from '../report/rule.js';
+
+/** Rules of the recorded-calls check: logged tool calls (JSONL) against the current schemas. */
+export const recordedRules = defineRules('recorded', {
+  invalid: {
+    severity: 'error',
+    description: 'Recorded tool calls that the current schema rejects: the schema no longer accepts arguments the model has been sending.',
+  },
+  'unknown-tool': {
+    severity: 'error',
+    description: 'Recorded tool calls that name a tool the current tool set does not have: a removed or renamed tool.',
+  },
+  corrupt: {
+    severity: 'warning',
+    description: 'A JSONL line that is not JSON or holds no tool call; it is reported and the run goes on.',
+  },
+});

@@ -1,0 +1,457 @@
+import type { Diagnostic, Witness } from '../report/diagnostic.js';
+import { report, type RuleMeta } from '../report/rule.js';
+import { SchemaCompiler, type SchemaError, type Validator } from '../schema/validator.js';
+import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types.js';
+import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
+import { InputError } from '../util/errors.js';
+import { persistedRules } from './persisted.rules.js';
+import { recordedRules } from './recorded.rules.js';
+
+export { recordedRules };
+
+/** Calls seen in logs (`recorded`) or stored in conversation databases (`persisted`). */
+export type ObservedKind = 'recorded' | 'persisted';
+
+export interface RecordedCheckOptions {
+  /** Share compiled validators with other checks; a fresh compiler by default. */
+  compiler?: SchemaCompiler;
+  /** Witnesses kept per finding; 5 by default. */
+  maxWitnesses?: number;
+  /** Unreadable records reported one by one before the rest are counted in one finding; 20 by default. */
+  maxCorrupt?: number;
+}
+
+export interface AccumulatorOptions extends RecordedCheckOptions {
+  kind?: ObservedKind;
+  /** The handlers' own argument types as JSON Schema, by tool name (persisted calls only: resuming replays them). */
+  handlerSchemas?: ReadonlyMap<string, JsonSchemaObject>;
+}
+
+/** Calls to one tool that fail one keyword at one place, as plain data. */
+export interface FailureGroup {
+  /** `schema`: the current tool schema; `handler`: the handler's own argument type. */
+  against: 'schema' | 'handler';
+  tool: string;
+  keyword: string;
+  /** Ajv's instance path, with array indices written `*` so that all items of a list share a group. */
+  instancePath: string;
+  schemaPath: string;
+  condition: string;
+  expected?: unknown;
+  count: number;
+  witnesses: Witness[];
+  /** The source of the failures, or null when they come from several. */
+  source: string | null;
+  /** Line of the first failure, for JSONL sources. */
+  line?: number;
+}
+
+/** Calls naming a tool that does not exist, as plain data. */
+export interface UnknownToolGroup {
+  name: string;
+  count: number;
+  witnesses: Witness[];
+  source: string | null;
+  line?: number;
+}
+
+/**
+ * Everything an accumulator has counted, as structured-clone-safe data: a worker thread
+ * posts this and the main thread merges it.
+ */
+export interface AccumulatorState {
+  kind: ObservedKind;
+  /** Readable calls seen, to any tool. */
+  calls: number;
+  /** Readable calls seen per known tool. */
+  totals: Array<[tool: string, calls: number]>;
+  failures: FailureGroup[];
+  unknown: UnknownToolGroup[];
+  corrupt: CorruptRecord[];
+  corruptCount: number;
+}
+
+interface CompiledTool {
+  schema: Validator;
+  handler: Validator | undefined;
+}
+
+function isObj(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value at an instance path, and the path with array indices generalised to `*`. */
+function locate(args: unknown, pointer: string): { path: string; found: boolean; value: unknown } {
+  if (pointer === '') return { path: '', found: true, value: args };
+  const parts = pointer.split('/');
+  let current: unknown = args;
+  let found = true;
+  let path = '';
+  for (let i = 1; i < parts.length; i++) {
+    const raw = parts[i]!;
+    if (Array.isArray(current)) {
+      path += '/*';
+      const index = Number(raw);
+      found = found && Number.isInteger(index) && index >= 0 && index < current.length;
+      current = found ? current[index] : undefined;
+    } else {
+      path += `/${raw}`;
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      found = found && isObj(current) && Object.hasOwn(current, key);
+      current = found ? (current as Record<string, unknown>)[key] : undefined;
+    }
+  }
+  return { path, found, value: current };
+}
+
+function show(value: unknown, max = 40): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
+/** The failed condition in a few words, for "(must be <= 50000)". */
+function condition(error: SchemaError): string {
+  const x = error.expected;
+  switch (error.keyword) {
+    case 'maximum':
+      return `must be <= ${show(x)}`;
+    case 'minimum':
+      return `must be >= ${show(x)}`;
+    case 'exclusiveMaximum':
+      return `must be < ${show(x)}`;
+    case 'exclusiveMinimum':
+      return `must be > ${show(x)}`;
+    case 'maxLength':
+      return `must be at most ${show(x)} characters`;
+    case 'minLength':
+      return `must be at least ${show(x)} characters`;
+    case 'maxItems':
+      return `must have at most ${show(x)} items`;
+    case 'minItems':
+      return `must have at least ${show(x)} items`;
+    case 'maxProperties':
+      return `must have at most ${show(x)} properties`;
+    case 'minProperties':
+      return `must have at least ${show(x)} properties`;
+    case 'multipleOf':
+      return `must be a multiple of ${show(x)}`;
+    case 'pattern':
+      return `must match \`${String(x)}\``;
+    case 'format':
+      return `must be a valid \`${String(x)}\``;
+    case 'enum':
+      return `must be one of ${show(x, 80)}`;
+    case 'const':
+      return `must be ${show(x)}`;
+    case 'type':
+      return `must be ${Array.isArray(x) ? x.join(' or ') : String(x)}`;
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return 'is not allowed';
+    case 'uniqueItems':
+      return 'must not repeat items';
+    default:
+      return `fails \`${error.schemaPath}\``;
+  }
+}
+
+function witnessId(call: RecordedCall): string {
+  return call.where.row ?? call.id ?? `${call.where.source}:${call.where.line ?? '?'}`;
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The closest tool name, when one is close enough to be a likely rename or typo. */
+export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
+  const norm = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
+  const target = norm(name);
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(target.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const distance = levenshtein(target, norm(candidate));
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+function list(witnesses: readonly Witness[], total: number): string {
+  const shown = witnesses.map((w) => ('value' in w ? `${w.id} (${show(w.value)})` : w.id)).join(', ');
+  return total > witnesses.length ? `${shown}, and ${count(total - witnesses.length)} more` : shown;
+}
+
+const ruleSets = {
+  recorded: { invalid: recordedRules.invalid, handler: undefined, unknown: recordedRules['unknown-tool'], corrupt: recordedRules.corrupt },
+  persisted: { invalid: persistedRules.invalid, handler: persistedRules['handler-rejects'], unknown: persistedRules['unknown-tool'], corrupt: persistedRules.corrupt },
+} satisfies Record<ObservedKind, { invalid: RuleMeta; handler: RuleMeta | undefined; unknown: RuleMeta; corrupt: RuleMeta }>;
+
+/**
+ * Counts recorded or persisted calls against the current tool schemas in constant memory:
+ * a counter per tool and per failure group, and the first few witnesses of each. Groups
+ * are keyed by tool, keyword and instance path. Accumulators over separate chunks of the
+ * input (worker threads) merge into one with `merge`, in chunk order to keep the first witnesses first.
+ */
+export class RecordedAccumulator {
+  readonly kind: ObservedKind;
+  readonly #tools = new Map<string, CompiledTool>();
+  readonly #maxWitnesses: number;
+  readonly #maxCorrupt: number;
+  readonly #totals = new Map<string, number>();
+  readonly #failures = new Map<string, FailureGroup>();
+  readonly #unknown = new Map<string, UnknownToolGroup>();
+  readonly #corrupt: CorruptRecord[] = [];
+  #corruptCount = 0;
+  #calls = 0;
+
+  constructor(tools: readonly ToolSpec[], options: AccumulatorOptions = {}) {
+    this.kind = options.kind ?? 'recorded';
+    this.#maxWitnesses = options.maxWitnesses ?? 5;
+    this.#maxCorrupt = options.maxCorrupt ?? 20;
+    const compiler = options.compiler ?? new SchemaCompiler();
+    const compile = (schema: JsonSchemaObject, tool: string, what: string): Validator => {
+      try {
+        return compiler.compile(schema);
+      } catch (error) {
+        throw new InputError('tools/invalid-schema', `The ${what} of tool \`${tool}\` does not compile (${error instanceof Error ? error.message : String(error)}); expected a valid JSON Schema`, {}, { cause: error });
+      }
+    };
+    for (const tool of tools) {
+      const handlerSchema =
+        this.kind === 'persisted' ? (options.handlerSchemas?.get(tool.name) ?? (tool.handler?.kind === 'json-schema' ? tool.handler.schema : undefined)) : undefined;
+      this.#tools.set(tool.name, {
+        schema: compile(tool.inputSchema, tool.name, 'input schema'),
+        handler: handlerSchema === undefined ? undefined : compile(handlerSchema, tool.name, 'handler argument schema'),
+      });
+    }
+  }
+
+  /** Counts one call or unreadable record. The hot path: one map lookup and one compiled validation per call. */
+  add(item: RecordedItem): void {
+    if ('corrupt' in item) {
+      this.#corruptCount++;
+      if (this.#corrupt.length < this.#maxCorrupt) this.#corrupt.push(item);
+      return;
+    }
+    this.#calls++;
+    const tool = this.#tools.get(item.name);
+    if (tool === undefined) {
+      this.#unknownCall(item);
+      return;
+    }
+    this.#totals.set(item.name, (this.#totals.get(item.name) ?? 0) + 1);
+    if (!tool.schema(item.arguments)) this.#fail('schema', item, tool.schema);
+    if (tool.handler !== undefined && !tool.handler(item.arguments)) this.#fail('handler', item, tool.handler);
+  }
+
+  #witness(call: RecordedCall, at?: { found: boolean; value: unknown }): Witness {
+    const witness: Witness = { id: witnessId(call), source: call.where.source };
+    if (at?.found) witness.value = at.value;
+    return witness;
+  }
+
+  #unknownCall(call: RecordedCall): void {
+    let group = this.#unknown.get(call.name);
+    if (group === undefined) {
+      group = { name: call.name, count: 0, witnesses: [], source: call.where.source };
+      if (call.where.line !== undefined) group.line = call.where.line;
+      this.#unknown.set(call.name, group);
+    }
+    group.count++;
+    if (group.source !== call.where.source) group.source = null;
+    if (group.witnesses.length < this.#maxWitnesses) group.witnesses.push(this.#witness(call));
+  }
+
+  #fail(against: FailureGroup['against'], call: RecordedCall, validator: Validator): void {
+    let errors = validator.errors(call.arguments);
+    // Every error may sit inside an anyOf/oneOf that explain() leaves out: still count the call.
+    if (errors.length === 0) errors = [{ keyword: 'valid', instancePath: '', schemaPath: '#', message: 'does not match the schema' }];
+    let seen: Set<string> | undefined;
+    for (const error of errors) {
+      const at = locate(call.arguments, error.instancePath);
+      const key = `${against}\0${call.name}\0${error.keyword}\0${at.path}`;
+      // One call counts once per group, even when several items of one list fail the same way.
+      if (errors.length > 1) {
+        seen ??= new Set();
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      let group = this.#failures.get(key);
+      if (group === undefined) {
+        group = {
+          against,
+          tool: call.name,
+          keyword: error.keyword,
+          instancePath: at.path,
+          schemaPath: error.schemaPath,
+          condition: error.keyword === 'valid' ? 'does not match the schema' : condition(error),
+          count: 0,
+          witnesses: [],
+          source: call.where.source,
+        };
+        if (error.expected !== undefined) group.expected = error.expected;
+        if (call.where.line !== undefined) group.line = call.where.line;
+        this.#failures.set(key, group);
+      }
+      group.count++;
+      if (group.source !== call.where.source) group.source = null;
+      if (group.witnesses.length < this.#maxWitnesses) group.witnesses.push(this.#witness(call, at));
+    }
+  }
+
+  /** A copy of the counts as plain data (what a worker posts back). */
+  state(): AccumulatorState {
+    const copy = <T extends { witnesses: Witness[] }>(g: T): T => ({ ...g, witnesses: [...g.witnesses] });
+    return {
+      kind: this.kind,
+      calls: this.#calls,
+      totals: [...this.#totals],
+      failures: [...this.#failures.values()].map(copy),
+      unknown: [...this.#unknown.values()].map(copy),
+      corrupt: [...this.#corrupt],
+      corruptCount: this.#corruptCount,
+    };
+  }
+
+  /** Adds another accumulator's counts (a later chunk of the same input) to this one. */
+  merge(other: RecordedAccumulator | AccumulatorState): this {
+    const state = other instanceof RecordedAccumulator ? other.state() : other;
+    if (state.kind !== this.kind) throw new TypeError(`Cannot merge ${state.kind} counts into ${this.kind} counts`);
+    this.#calls += state.calls;
+    for (const [tool, n] of state.totals) this.#totals.set(tool, (this.#totals.get(tool) ?? 0) + n);
+    const mergeInto = <T extends { count: number; witnesses: Witness[]; source: string | null }>(map: Map<string, T>, key: string, group: T) => {
+      const mine = map.get(key);
+      if (mine === undefined) {
+        map.set(key, { ...group, witnesses: group.witnesses.slice(0, this.#maxWitnesses) });
+        return;
+      }
+      mine.count += group.count;
+      if (mine.source !== group.source) mine.source = null;
+      for (const w of group.witnesses) if (mine.witnesses.length < this.#maxWitnesses) mine.witnesses.push(w);
+    };
+    for (const g of state.failures) mergeInto(this.#failures, `${g.against}\0${g.tool}\0${g.keyword}\0${g.instancePath}`, g);
+    for (const g of state.unknown) mergeInto(this.#unknown, g.name, g);
+    for (const record of state.corrupt) if (this.#corrupt.length < this.#maxCorrupt) this.#corrupt.push(record);
+    this.#corruptCount += state.corruptCount;
+    return this;
+  }
+
+  /** The findings, in a stable order: schema failures, handler rejections, unknown tools, unreadable records. */
+  toDiagnostics(): Diagnostic[] {
+    const rules = ruleSets[this.kind];
+    const noun = this.kind;
+    const out: Diagnostic[] = [];
+    const failures = [...this.#failures.values()].sort(
+      (a, b) =>
+        Number(a.against === 'handler') - Number(b.against === 'handler') ||
+        a.tool.localeCompare(b.tool) ||
+        a.instancePath.localeCompare(b.instancePath) ||
+        a.keyword.localeCompare(b.keyword),
+    );
+    for (const g of failures) {
+      const rule = g.against === 'handler' ? rules.handler : rules.invalid;
+      if (rule === undefined) continue;
+      const total = this.#totals.get(g.tool) ?? g.count;
+      const where = g.instancePath === '' ? 'the top level' : `\`${g.instancePath}\``;
+      const inSource = noun === 'persisted' && g.source !== null ? ` in \`${g.source}\`` : '';
+      const head = `${count(g.count)} of ${count(total)} ${noun} calls to \`${g.tool}\`${inSource}`;
+      const what = `\`${g.keyword}\` at ${where} (${g.condition})`;
+      const message =
+        g.against === 'handler' ? `${head} would be rejected by its handler: ${what}: ${list(g.witnesses, g.count)}` : `${head} fail ${what}: ${list(g.witnesses, g.count)}`;
+      const fix =
+        g.against === 'handler'
+          ? 'Make the handler accept these stored arguments (resuming a conversation replays them), or migrate the rows first'
+          : noun === 'persisted'
+            ? `Migrate the stored rows, or keep the schema of \`${g.tool}\` accepting them at ${where} until they age out`
+            : `If these arguments are still legitimate, loosen the schema of \`${g.tool}\` at ${where}; tighten it only once the observed calls agree`;
+      out.push(
+        report(rule, {
+          message,
+          tool: g.tool,
+          instancePath: g.instancePath,
+          schemaPath: g.schemaPath,
+          ...(g.expected === undefined ? {} : { expected: g.expected }),
+          ...(noun === 'recorded' && g.source !== null ? { file: g.source, ...(g.line === undefined ? {} : { line: g.line }) } : {}),
+          witnesses: g.witnesses,
+          witnessCount: g.count,
+          total,
+          fix,
+        }),
+      );
+    }
+    const names = [...this.#tools.keys()];
+    for (const g of [...this.#unknown.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+      const suggestion = didYouMean(g.name, names);
+      const hint = suggestion === undefined ? '' : ` (did you mean \`${suggestion}\`?)`;
+      out.push(
+        report(rules.unknown, {
+          message: `${count(g.count)} of ${count(this.#calls)} ${noun} calls name \`${g.name}\`, which is not a tool${hint}: ${list(g.witnesses, g.count)}`,
+          tool: g.name,
+          actual: g.name,
+          ...(suggestion === undefined ? {} : { expected: suggestion }),
+          ...(noun === 'recorded' && g.source !== null ? { file: g.source, ...(g.line === undefined ? {} : { line: g.line }) } : {}),
+          witnesses: g.witnesses,
+          witnessCount: g.count,
+          total: this.#calls,
+          fix: suggestion === undefined ? `Restore \`${g.name}\`, or keep a handler for it while these calls exist` : `Rename \`${g.name}\` to \`${suggestion}\` in the calls, or restore \`${g.name}\` as an alias`,
+        }),
+      );
+    }
+    for (const record of this.#corrupt) {
+      const { source, line, row } = record.where;
+      const place = row !== undefined ? `Row \`${row}\` of \`${source}\`` : `Line ${line ?? '?'}`;
+      out.push(
+        report(rules.corrupt, {
+          message: `${place} is not a readable ${noun === 'persisted' ? 'message' : 'tool call'}: ${record.message}`,
+          ...(noun === 'recorded' ? { file: source, ...(line === undefined ? {} : { line }) } : {}),
+          witnesses: [{ id: row ?? `${source}:${line ?? '?'}`, source }],
+        }),
+      );
+    }
+    const unlisted = this.#corruptCount - this.#corrupt.length;
+    if (unlisted > 0) {
+      out.push(
+        report(rules.corrupt, {
+          message: `${count(unlisted)} more ${noun === 'persisted' ? 'rows' : 'lines'} are not readable (only the first ${count(this.#corrupt.length)} are listed)`,
+          witnessCount: this.#corruptCount,
+        }),
+      );
+    }
+    return out;
+  }
+}
+
+/**
+ * Validates recorded tool calls (from `readRecordedCalls` or any iterable) against the
+ * current tool schemas: `recorded/invalid` grouped by tool, keyword and place with the
+ * first witnesses, `recorded/unknown-tool`, and `recorded/corrupt` for unreadable lines.
+ */
+export async function checkRecorded(
+  tools: readonly ToolSpec[],
+  calls: AsyncIterable<RecordedItem> | Iterable<RecordedItem>,
+  options: RecordedCheckOptions = {},
+): Promise<Diagnostic[]> {
+  return (await accumulate(new RecordedAccumulator(tools, { ...options, kind: 'recorded' }), calls)).toDiagnostics();
+}
+
+/** Feeds every item to the accumulator; sync iterables skip the per-item await. */
+export async function accumulate(
+  accumulator: RecordedAccumulator,
+  items: AsyncIterable<RecordedItem> | Iterable<RecordedItem>,
+): Promise<RecordedAccumulator> {
+  if (Symbol.iterator in items) for (const item of items) accumulator.add(item);
+  else for await (const item of items) accumulator.add(item);
+  return accumulator;
+}

@@ -1,0 +1,87 @@
+import { InputError } from '../util/errors.js';
+import { corrupt, itemsFromValue, parseJson } from './shapes.js';
+import type { RecordedCall, RecordedItem } from './types.js';
+
+/** Which columns of the query's rows to read; the defaults fit `SELECT id, message FROM ...`. */
+export interface RowHints {
+  /** The column that holds the message JSON. Default: the first column that is not the id column. */
+  column?: string;
+  /** The column that names a row in findings. Default: `id` when the query returns one, else the first column. */
+  idColumn?: string;
+}
+
+/**
+ * A database of persisted conversations. `query` is the user's own SQL and decides what is
+ * read: sampling belongs in it (`LIMIT`, `TABLESAMPLE`, `ORDER BY random()`), so the
+ * database does the heavy lifting. It runs read-only.
+ */
+export type PersistedSource =
+  | ({ name: string; sqlite: string; query: string } & RowHints)
+  | ({
+      name: string;
+      /** A connection string, or `env:VARNAME` to read it from the environment. */
+      postgres: string;
+      query: string;
+      /** Rows fetched per round trip; 1000 by default. */
+      batchSize?: number;
+    } & RowHints);
+
+export type SqliteSource = Extract<PersistedSource, { sqlite: string }>;
+export type PostgresSource = Extract<PersistedSource, { postgres: string }>;
+
+/** A database row as the drivers return it: column name -> value. */
+export type Row = Record<string, unknown>;
+
+/**
+ * Runs a persisted source's query read-only and streams the tool calls found in its rows.
+ * A row whose message is not readable JSON, or holds something other than a message or a
+ * call, yields a CorruptRecord and the run goes on. An unreachable database or a query that
+ * fails throws an InputError (`persisted/unreachable`, `persisted/bad-query`) naming the source.
+ */
+export async function* readPersistedCalls(source: PersistedSource): AsyncGenerator<RecordedItem, void, undefined> {
+  const rows = 'sqlite' in source ? (await import('./sqlite.js')).sqliteRows(source) : (await import('./postgres.js')).postgresRows(source);
+  let index = 0;
+  for await (const row of rows) for (const item of itemsFromRow(row, ++index, source)) yield item;
+}
+
+function columnsOf(row: Row): string[] {
+  return Object.keys(row);
+}
+
+function display(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value) ?? String(value);
+}
+
+function missingColumn(source: PersistedSource, column: string, row: Row): InputError {
+  return new InputError(
+    'persisted/bad-query',
+    `Persisted source \`${source.name}\`: the query returned no column \`${column}\`; it returned ${columnsOf(row).map((c) => `\`${c}\``).join(', ')}`,
+  );
+}
+
+/** Row -> the calls in its message column, named by its id column (`row#i` when it holds several). */
+export function itemsFromRow(row: Row, index: number, source: PersistedSource): RecordedItem[] {
+  const columns = columnsOf(row);
+  if (source.idColumn !== undefined && !(source.idColumn in row)) throw missingColumn(source, source.idColumn, row);
+  if (source.column !== undefined && !(source.column in row)) throw missingColumn(source, source.column, row);
+  const idColumn = source.idColumn ?? ('id' in row ? 'id' : columns.length > 1 ? columns[0] : undefined);
+  const column = source.column ?? columns.find((c) => c !== idColumn);
+  const rowId = idColumn === undefined || row[idColumn] === null || row[idColumn] === undefined ? `#${index}` : display(row[idColumn]);
+  const where = { source: source.name, row: rowId };
+  if (column === undefined) return [corrupt('The row has no message column', where)];
+  let value = row[column];
+  if (Buffer.isBuffer(value)) value = value.toString('utf8');
+  if (value === null || value === undefined) return [corrupt(`The message column \`${column}\` is NULL`, where)];
+  if (typeof value === 'string') {
+    const parsed = parseJson(value, where, `The message in column \`${column}\``);
+    if ('corrupt' in parsed) return [parsed];
+    value = parsed.value;
+  }
+  return itemsFromValue(value, where, (call, i, count): RecordedCall => {
+    const placed = count > 1 ? { source: source.name, row: `${rowId}#${i}` } : where;
+    return call.id === undefined ? { name: call.name, arguments: call.arguments, where: placed } : { id: call.id, name: call.name, arguments: call.arguments, where: placed };
+  });
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { checkPersisted } from '../../src/checks/persisted.js';
+import { readPersistedCalls, type PostgresSource } from '../../src/sources/persisted.js';
+import { withReadOnlyPostgres } from '../../src/sources/postgres.js';
+import type { RecordedItem } from '../../src/sources/types.js';
+import type { JsonSchemaObject } from '../../src/tools/types.js';
+import { normalizeTools } from '../../src/tools/normalize.js';
+import { InputError } from '../../src/util/errors.js';
+
+const url = process.env.PROMPT_CONTRACT_PG_URL;
+const howToStart = 'start one with: eval "$(.ci/postgres.sh start)"';
+
+if (!url && process.env.CI) {
+  // Under CI the PostgreSQL tests must run: a missing server is a failure, never a skip.
+  test('PostgreSQL is available under CI', () => {
+    throw new Error(`CI is set but PROMPT_CONTRACT_PG_URL is not; ${howToStart}`);
+  });
+}
+
+const describeWithServer = url ? describe : describe.skip;
+if (!url && !process.env.CI) {
+  console.warn(`PostgreSQL tests skipped: PROMPT_CONTRACT_PG_URL is not set; ${howToStart}`);
+  describe.skip(`PostgreSQL tests skipped: PROMPT_CONTRACT_PG_URL is not set (${howToStart})`, () => {
+    test('persisted PostgreSQL sources', () => undefined);
+  });
+}
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const tools = normalizeTools(JSON.parse(readFileSync(fixture('tools.json'), 'utf8')));
+const handlerSchemas = new Map<string, JsonSchemaObject>([['create_refund', JSON.parse(readFileSync(fixture('create_refund.handler.json'), 'utf8')) as JsonSchemaObject]]);
+
+async function collect(items: AsyncIterable<RecordedItem>): Promise<RecordedItem[]> {
+  const out: RecordedItem[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+function summary(items: RecordedItem[]): string[] {
+  return items.map((item) => ('corrupt' in item ? `corrupt@${item.where.row}` : `${item.where.row}:${item.id}:${item.name}`));
+}
+
+describeWithServer('persisted PostgreSQL sources', () => {
+  // A schema of its own per run, so parallel runs and leftovers never meet.
+  const schema = `pc_test_${process.pid}_${Date.now().toString(36)}`;
+  let admin: pg.Client;
+
+  const source = (query: string, extra: Partial<PostgresSource> = {}): PostgresSource => ({ name: 'pg-conversations', postgres: url!, query, ...extra });
+  const count = async () => Number((await admin.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.messages`)).rows[0]!.n);
+  const ourConnections = async () =>
+    Number((await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'prompt-contract' AND pid <> pg_backend_pid()")).rows[0]!.n);
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.query(`SET search_path TO ${schema}`);
+    await admin.query(readFileSync(fixture('conversations.sql'), 'utf8'));
+    // The same messages in a JSONB column (minus the rows that are not JSON, which JSONB cannot hold).
+    await admin.query('CREATE TABLE messages_jsonb AS SELECT id, message::jsonb AS message FROM messages WHERE id NOT IN (5, 8)');
+  });
+
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  test('reads a text column: Anthropic and OpenAI shapes, corrupt rows reported', async () => {
+    const items = await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages ORDER BY id`)));
+    expect(summary(items)).toEqual([
+      '1:toolu_01:create_refund',
+      '2:toolu_02:create_refund',
+      '3#0:call_a:lookup_order',
+      '3#1:call_b:create_refund',
+      'corrupt@5',
+      '6:toolu_06:create_refund',
+      '7:toolu_07:escalate_to_humans',
+      'corrupt@8',
+    ]);
+  });
+
+  test('reads a JSONB column, fetched through the cursor in small batches', async () => {
+    const items = await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages_jsonb ORDER BY id;`, { batchSize: 2 })));
+    expect(summary(items)).toEqual([
+      '1:toolu_01:create_refund',
+      '2:toolu_02:create_refund',
+      '3#0:call_a:lookup_order',
+      '3#1:call_b:create_refund',
+      '6:toolu_06:create_refund',
+      '7:toolu_07:escalate_to_humans',
+    ]);
+    expect(items[1]).toMatchObject({ arguments: { order_id: 'A-1000', amount_cents: 60000, reason: 'goodwill' } });
+  });
+
+  test('checkPersisted: invalid, handler-rejects, unknown-tool and corrupt findings', async () => {
+    const diagnostics = await checkPersisted(tools, readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages ORDER BY id`)), handlerSchemas);
+    expect(diagnostics.map((d) => [d.ruleId, d.message])).toEqual([
+      ['persisted/invalid', '2 of 4 persisted calls to `create_refund` in `pg-conversations` fail `maximum` at `/amount_cents` (must be <= 50000): 2 (60000), 3#1 (75000)'],
+      ['persisted/handler-rejects', '1 of 4 persisted calls to `create_refund` in `pg-conversations` would be rejected by its handler: `required` at `/reason` (is required): 6'],
+      ['persisted/unknown-tool', '1 of 6 persisted calls name `escalate_to_humans`, which is not a tool (did you mean `escalate_to_human`?): 7'],
+      ['persisted/corrupt', expect.stringMatching(/^Row `5` of `pg-conversations`/)],
+      ['persisted/corrupt', expect.stringMatching(/^Row `8` of `pg-conversations`/)],
+    ]);
+  });
+
+  test('sampling runs in the database: ORDER BY random() LIMIT, TABLESAMPLE', async () => {
+    expect(await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages WHERE id IN (1, 2, 6) ORDER BY random() LIMIT 2`)))).toHaveLength(2);
+    expect(await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages_jsonb TABLESAMPLE BERNOULLI (100)`)))).toHaveLength(6);
+  });
+
+  test('`env:VARNAME` reads the connection string from the environment', async () => {
+    process.env.PC_TEST_CONVERSATIONS_URL = url;
+    try {
+      const items = await collect(readPersistedCalls({ name: 'from-env', postgres: 'env:PC_TEST_CONVERSATIONS_URL', query: `SELECT id, message FROM ${schema}.messages WHERE id = 1` }));
+      expect(summary(items)).toEqual(['1:toolu_01:create_refund']);
+    } finally {
+      delete process.env.PC_TEST_CONVERSATIONS_URL;
+    }
+    const error = await collect(readPersistedCalls({ name: 'from-env', postgres: 'env:PC_TEST_UNSET_URL', query: 'SELECT 1' })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'persisted/unreachable', message: expect.stringContaining('environment variable `PC_TEST_UNSET_URL` is not set') });
+  });
+
+  test('the connection the reader uses is read-only: an INSERT through it fails', async () => {
+    await withReadOnlyPostgres(source(''), async (client) => {
+      await expect(client.query(`INSERT INTO ${schema}.messages VALUES (99, 'x', '{}')`)).rejects.toThrow('cannot execute INSERT in a read-only transaction');
+    });
+    expect(await count()).toBe(8);
+  });
+
+  test('a write hidden in the query fails as a bad query and changes nothing', async () => {
+    const error = await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages; DELETE FROM ${schema}.messages`))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'persisted/bad-query', message: expect.stringContaining('read-only transaction') });
+    expect(await count()).toBe(8);
+  });
+
+  test('a bad query is an InputError naming the source', async () => {
+    const error = await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.no_such_table`))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'persisted/bad-query', message: expect.stringMatching(/^Persisted source `pg-conversations`: the query failed in PostgreSQL \(relation ".*no_such_table" does not exist\)/) });
+  });
+
+  test('a refused connection is an InputError naming the source, with the password masked', async () => {
+    const error = await collect(readPersistedCalls({ name: 'replica', postgres: 'postgres://reader:s3cret@127.0.0.1:1/db', query: 'SELECT 1' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'persisted/unreachable', message: expect.stringContaining('Persisted source `replica`: cannot connect to PostgreSQL at `postgres://reader:***@127.0.0.1:1/db`') });
+    expect((error as Error).message).not.toContain('s3cret');
+  });
+
+  test('a missing database is unreachable, not a bad query', async () => {
+    const missing = url!.replace(/\/[^/?]+(\?|$)/, '/prompt_contract_no_such_db$1');
+    const error = await collect(readPersistedCalls({ name: 'nodb', postgres: missing, query: 'SELECT 1' })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'persisted/unreachable' });
+  });
+
+  test('connections are released after a full read, an early stop and a failure', async () => {
+    await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages`)));
+    for await (const item of readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages`, { batchSize: 1 }))) {
+      expect(item).toBeDefined();
+      break;
+    }
+    await collect(readPersistedCalls(source('SELECT nonsense FROM'))).catch(() => undefined);
+    expect(await ourConnections()).toBe(0);
+  });
+});
