@@ -1,0 +1,235 @@
+/**
+ * A JSON reader that stops after one value and explains failures in one grammar
+ * ("Unexpected `'`, expected `"`"). JSON.parse cannot say where a value embedded in prose
+ * ends, and its messages differ between Node versions.
+ */
+
+export type ReadResult<T> =
+  | { ok: true; value: T; end: number }
+  | { ok: false; offset: number; atEnd: boolean; message: string };
+
+const MAX_DEPTH = 256;
+
+export class ReadError extends Error {
+  constructor(
+    readonly offset: number,
+    readonly atEnd: boolean,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function describeChar(text: string, offset: number): string {
+  const c = text[offset];
+  if (c === undefined) return 'end of input';
+  if (c === '\n' || c === '\r') return 'line break';
+  if (c === '`') return '"`"';
+  return `\`${c}\``;
+}
+
+/** Assigns without letting a `__proto__` key reach the prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+export function skipWhitespace(text: string, i: number): number {
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+    else break;
+  }
+  return i;
+}
+
+class JsonReader {
+  i: number;
+  constructor(
+    readonly text: string,
+    start: number,
+  ) {
+    this.i = start;
+  }
+
+  fail(expected: string): never {
+    const { text, i } = this;
+    if (i >= text.length) throw new ReadError(i, true, `Unexpected end of JSON, expected ${expected}`);
+    let hint = '';
+    if (text[i] === "'") hint = ' (JSON strings use double quotes; this looks like a Python literal)';
+    else if (text[i] === '.' || text[i] === '…') hint = ' (an ellipsis is not JSON)';
+    throw new ReadError(i, false, `Unexpected ${describeChar(text, i)}, expected ${expected}${hint}`);
+  }
+
+  value(depth: number): unknown {
+    if (depth > MAX_DEPTH) throw new ReadError(this.i, false, `Unexpected nesting deeper than ${MAX_DEPTH} levels, expected a flatter value`);
+    this.i = skipWhitespace(this.text, this.i);
+    const c = this.text[this.i];
+    switch (c) {
+      case '{':
+        return this.object(depth);
+      case '[':
+        return this.array(depth);
+      case '"':
+        return this.string();
+      case 't':
+        return this.word('true', true);
+      case 'f':
+        return this.word('false', false);
+      case 'n':
+        return this.word('null', null);
+      default:
+        if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+        return this.fail('a JSON value');
+    }
+  }
+
+  word(word: string, value: unknown): unknown {
+    if (this.text.startsWith(word, this.i)) {
+      this.i += word.length;
+      return value;
+    }
+    return this.fail('a JSON value');
+  }
+
+  number(): number {
+    const re = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    re.lastIndex = this.i;
+    const m = re.exec(this.text);
+    if (!m) return this.fail('a digit');
+    this.i += m[0].length;
+    return Number(m[0]);
+  }
+
+  string(): string {
+    const { text } = this;
+    let i = this.i + 1;
+    let out = '';
+    let from = i;
+    for (;;) {
+      if (i >= text.length) {
+        this.i = i;
+        return this.fail('`"` to close the string');
+      }
+      const c = text.charCodeAt(i);
+      if (c === 34) break;
+      if (c < 32) {
+        this.i = i;
+        return this.fail('`"` to close the string before the line ends (escape line breaks as `\\n`)');
+      }
+      if (c === 92) {
+        out += text.slice(from, i);
+        const e = text[i + 1];
+        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+        if (e !== undefined && e in simple) {
+          out += simple[e];
+          i += 2;
+        } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+          out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+          i += 6;
+        } else {
+          this.i = i + 1;
+          return this.fail('an escape (`\\"`, `\\\\`, `\\n`, `\\uXXXX`, ...)');
+        }
+        from = i;
+        continue;
+      }
+      i++;
+    }
+    out += text.slice(from, i);
+    this.i = i + 1;
+    return out;
+  }
+
+  object(depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.i++;
+    this.i = skipWhitespace(this.text, this.i);
+    if (this.text[this.i] === '}') {
+      this.i++;
+      return out;
+    }
+    for (;;) {
+      this.i = skipWhitespace(this.text, this.i);
+      if (this.text[this.i] !== '"') this.fail('a property name in double quotes');
+      const key = this.string();
+      this.i = skipWhitespace(this.text, this.i);
+      if (this.text[this.i] !== ':') this.fail('`:` after the property name');
+      this.i++;
+      setOwn(out, key, this.value(depth + 1));
+      this.i = skipWhitespace(this.text, this.i);
+      const c = this.text[this.i];
+      if (c === ',') {
+        this.i++;
+        continue;
+      }
+      if (c === '}') {
+        this.i++;
+        return out;
+      }
+      this.fail('`,` or `}`');
+    }
+  }
+
+  array(depth: number): unknown[] {
+    const out: unknown[] = [];
+    this.i++;
+    this.i = skipWhitespace(this.text, this.i);
+    if (this.text[this.i] === ']') {
+      this.i++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.value(depth + 1));
+      this.i = skipWhitespace(this.text, this.i);
+      const c = this.text[this.i];
+      if (c === ',') {
+        this.i++;
+        continue;
+      }
+      if (c === ']') {
+        this.i++;
+        return out;
+      }
+      this.fail('`,` or `]`');
+    }
+  }
+}
+
+function attempt<T>(fn: () => { value: T; end: number }): ReadResult<T> {
+  try {
+    return { ok: true, ...fn() };
+  } catch (error) {
+    if (error instanceof ReadError) return { ok: false, offset: error.offset, atEnd: error.atEnd, message: error.message };
+    // A RangeError from a pathological input (stack) still must not escape.
+    return { ok: false, offset: 0, atEnd: false, message: `Unexpected input, expected JSON (${String((error as Error)?.message ?? error)})` };
+  }
+}
+
+/** One JSON value starting at `start` (after optional whitespace); `end` is just past it. */
+export function readJson(text: string, start = 0): ReadResult<unknown> {
+  return attempt(() => {
+    const reader = new JsonReader(text, start);
+    const value = reader.value(0);
+    return { value, end: reader.i };
+  });
+}
+
+/**
+ * Every JSON value in `text`, separated by whitespace (one value, or JSON Lines).
+ * Anything else after a value is an error.
+ */
+export function readJsonSequence(text: string): ReadResult<unknown[]> {
+  return attempt(() => {
+    const values: unknown[] = [];
+    const reader = new JsonReader(text, 0);
+    reader.i = skipWhitespace(text, 0);
+    if (reader.i >= text.length) reader.fail('a JSON value');
+    while (reader.i < text.length) {
+      if (values.length > 0 && text[reader.i] !== '{' && text[reader.i] !== '[') reader.fail('the end of the block after the JSON value');
+      values.push(reader.value(0));
+      reader.i = skipWhitespace(text, reader.i);
+    }
+    return { value: values, end: reader.i };
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Placeholders: the parts of a format description ("call it like
+ * `<tool_call>{"name": <function-name>, ...}</tool_call>`") and template variables left
+ * unrendered. Neither is a call to check against a schema, and both are worth a finding.
+ */
+
+export interface Placeholder {
+  token: string;
+  /** `{{var}}` or `{{` left by a template engine: the prompt was not rendered, a bug rather than a format description. */
+  unrendered: boolean;
+}
+
+/** A Handlebars/Jinja/Mustache expression: `{{city}}`, `{{ user.name }}`, `{{#each x}}`, `{{> partial}}`. */
+const templateVariable = /\{\{[#/^>!&~-]?\s*[A-Za-z_@][\w.@-]*(?:\s[^{}\n]*)?\}\}|\{%[^%\n]*%\}/;
+
+const placeholderNames: RegExp[] = [
+  /^\$\w+$/, // $FUNCTION_NAME
+  /^\[[^\]]*\]$/, // [tool_name]
+  /^<[^<>]*>$/, // <tool_name>
+  /^\{[^{}]*\}$/, // {name} (str.format)
+  /^(?:func|function|tool|fn|method|api)[_ -]?name\d*$/i,
+  /^(?:func|function|tool)\d+$/i,
+  /^(?:example|sample|your|my|some)[_-](?:func|function|tool|api|method)\w*$/i,
+  /^(?:\.\.\.|…)$/,
+];
+
+export function isPlaceholderName(name: string): boolean {
+  return placeholderNames.some((re) => re.test(name.trim())) || templateVariable.test(name);
+}
+
+const genericWords = /^<(?:value|values|val|param|params|parameter|arg|args|argument|arguments|string|str|number|int|integer|float|bool|boolean|object|dict|array|list|json|name|input|code|query|text)\d*>$/i;
+
+function placeholderValue(value: string): Placeholder | undefined {
+  const m = templateVariable.exec(value);
+  if (m) return { token: m[0], unrendered: true };
+  const t = value.trim();
+  if (/^\$[A-Z][A-Z0-9_]*$/.test(t)) return { token: t, unrendered: false };
+  if (/^<[A-Za-z][\w.]*[-_ ][\w .-]*>$/.test(t) || genericWords.test(t)) return { token: t, unrendered: false };
+  if (t === '...' || t === '…') return { token: t, unrendered: false };
+  return undefined;
+}
+
+/** A placeholder in a parsed call: its name, an argument key or a string value anywhere inside. */
+export function placeholderInCall(name: string, args: unknown): Placeholder | undefined {
+  const inName = templateVariable.exec(name);
+  if (inName) return { token: inName[0], unrendered: true };
+  if (isPlaceholderName(name)) return { token: name, unrendered: false };
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: args, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (depth > 64) continue;
+    if (typeof value === 'string') {
+      const p = placeholderValue(value);
+      if (p) return p;
+    } else if (Array.isArray(value)) {
+      for (const v of value) stack.push({ value: v, depth: depth + 1 });
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        const p = placeholderValue(k);
+        if (p) return p;
+        stack.push({ value: v, depth: depth + 1 });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A placeholder in text that did not parse. `errorAt` is where the parser stopped: a
+ * parser stopping at `<`, `$`, `...` or a second `{` is a strong sign of a format description.
+ */
+export function placeholderInText(text: string, errorAt?: number): Placeholder | undefined {
+  const tv = templateVariable.exec(text);
+  if (tv) return { token: tv[0], unrendered: true };
+  const dollar = /\$[A-Z][A-Z0-9_]*\b/.exec(text);
+  if (dollar) return { token: dollar[0], unrendered: false };
+  const angle = /<[A-Za-z][\w.]*(?:[-_ ][\w.]+)+>|<(?:value|param|arg|args|argument|arguments|string|number|integer|object|dict|array|json|name)\d*>/i.exec(text);
+  if (angle) return { token: angle[0], unrendered: false };
+  if (errorAt !== undefined && (text.startsWith('...', errorAt) || text[errorAt] === '…' || text.startsWith('..', errorAt - 1))) {
+    return { token: '...', unrendered: false };
+  }
+  for (const m of text.matchAll(/["'](?:name|function|tool)["']\s*:\s*["']([^"'\n]*)["']/g)) {
+    if (isPlaceholderName(m[1]!)) return { token: m[1]!, unrendered: false };
+  }
+  if (errorAt !== undefined && text[errorAt] === '{' && text[errorAt - 1] === '{') return { token: '{{', unrendered: true };
+  if (errorAt !== undefined && text[errorAt] === '<') {
+    const m = /<[^<>\n]{0,40}>/y;
+    m.lastIndex = errorAt;
+    const hit = m.exec(text);
+    if (hit) return { token: hit[0], unrendered: false };
+  }
+  return undefined;
+}
