@@ -1,0 +1,79 @@
+import type { Diagnostic } from '../../report/diagnostic.js';
+import { report, type Finding } from '../../report/rule.js';
+import type { SchemaCompiler } from '../../schema/validator.js';
+import type { RecordedItem } from '../../sources/types.js';
+import type { ToolSpec } from '../../tools/types.js';
+import { describe, fixFor, type MessageContext } from './messages.js';
+import { compatRules } from './rules.js';
+import { deepEqual, stripAnnotations } from './schema.js';
+import { SchemaWalker, type Change } from './walk.js';
+import { WitnessCollector } from './witnesses.js';
+
+export interface DiffOptions {
+  /**
+   * Recorded calls to look for witnesses in, read once. Only synchronous sources here;
+   * for a stream (JSONL, a database) use `attachWitnesses`, which takes async iterables.
+   */
+  witnesses?: Iterable<RecordedItem>;
+  /** How many witnesses each finding keeps (default 5); all are counted. */
+  maxWitnesses?: number;
+  /** A shared compiler, so validators are reused across checks. */
+  compiler?: SchemaCompiler;
+}
+
+function byName(tools: readonly ToolSpec[]): Map<string, ToolSpec> {
+  const map = new Map<string, ToolSpec>();
+  for (const tool of tools) if (!map.has(tool.name)) map.set(tool.name, tool);
+  return map;
+}
+
+function toDiagnostic(change: Change, context: MessageContext, file: string | undefined): Diagnostic {
+  const rule = compatRules[change.rule];
+  const finding: Finding = {
+    message: describe(change, context),
+    tool: context.tool,
+    schemaPath: change.schemaPath,
+    instancePath: change.instancePath,
+  };
+  if (change.expected !== undefined) finding.expected = change.expected;
+  if (change.actual !== undefined) finding.actual = change.actual;
+  const fix = fixFor(change.rule, context);
+  if (fix !== undefined) finding.fix = fix;
+  if (file !== undefined) finding.file = file;
+  return report(rule, finding);
+}
+
+/**
+ * Breaking changes between two versions of a tool set, in the direction that matters for
+ * tool calls: the model writes arguments and the handler reads them, so every call the old
+ * schema accepted must still be accepted by the new one. Each finding points at the
+ * keyword in the new schema (`schemaPath`) and the argument it rejects (`instancePath`).
+ */
+export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly ToolSpec[], options: DiffOptions = {}): Diagnostic[] {
+  const olds = byName(oldTools);
+  const news = byName(newTools);
+  const out: Diagnostic[] = [];
+  const added = [...news.values()].filter((t) => !olds.has(t.name));
+  const claimed = new Set<ToolSpec>();
+  for (const before of olds.values()) {
+    const after = news.get(before.name);
+    if (after) {
+      const file = after.origin.file;
+      for (const change of new SchemaWalker(before.inputSchema, after.inputSchema).run()) out.push(toDiagnostic(change, { tool: before.name }, file));
+      continue;
+    }
+    // A rename keeps the schema: match a removed tool to an added one with the same meaning.
+    const shape = stripAnnotations(before.inputSchema);
+    const twin = added.find((t) => !claimed.has(t) && deepEqual(stripAnnotations(t.inputSchema), shape));
+    const file = newTools[0]?.origin.file ?? before.origin.file;
+    const base = { schemaPath: '', instancePath: '', params: {} };
+    if (twin) {
+      claimed.add(twin);
+      out.push(toDiagnostic({ ...base, rule: 'tool-renamed', expected: before.name, actual: twin.name }, { tool: before.name, renamedTo: twin.name }, file));
+    } else out.push(toDiagnostic({ ...base, rule: 'tool-removed', expected: before.name }, { tool: before.name }, file));
+  }
+  if (!options.witnesses) return out;
+  const collector = new WitnessCollector(out, oldTools, newTools, options);
+  for (const call of options.witnesses) collector.add(call);
+  return collector.finish();
+}

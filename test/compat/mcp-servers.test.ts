@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from '@jest/globals';
+import { diffTools } from '../../src/checks/compat/index.js';
+import { normalizeTools } from '../../src/tools/normalize.js';
+import type { JsonSchemaObject, ToolSpec } from '../../src/tools/types.js';
+
+// Read-only acceptance corpus beside the project; a missing folder fails the suite, never skips it.
+const dir = new URL('../../../shared/acceptance/mcp-servers/schemas/', import.meta.url);
+const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+
+function load(file: string): ToolSpec[] {
+  return normalizeTools(JSON.parse(readFileSync(new URL(file, dir), 'utf8')), file);
+}
+
+function isObject(value: unknown): value is JsonSchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Tightens a copy of every tool: a pattern on the first string property, a maximum on the first number, the first optional property required. */
+function tighten(tools: ToolSpec[]): { tools: ToolSpec[]; expected: string[] } {
+  const out = structuredClone(tools);
+  const expected: string[] = [];
+  for (const t of out) {
+    const props = isObject(t.inputSchema.properties) ? t.inputSchema.properties : {};
+    const entries = Object.entries(props).filter(([, s]) => isObject(s)) as Array<[string, JsonSchemaObject]>;
+    const str = entries.find(([, s]) => s.type === 'string' && s.pattern === undefined && s.enum === undefined);
+    if (str) {
+      str[1].pattern = '^never$';
+      expected.push(`${t.name} compat/pattern-added /${str[0]}`);
+    }
+    const num = entries.find(([, s]) => (s.type === 'number' || s.type === 'integer') && s.maximum === undefined);
+    if (num) {
+      num[1].maximum = -1;
+      expected.push(`${t.name} compat/maximum-added /${num[0]}`);
+    }
+    const required = Array.isArray(t.inputSchema.required) ? (t.inputSchema.required as string[]) : [];
+    const optional = entries.find(([name]) => !required.includes(name));
+    if (optional) {
+      t.inputSchema.required = [...required, optional[0]];
+      expected.push(`${t.name} compat/required-added /${optional[0]}`);
+    }
+  }
+  return { tools: out, expected };
+}
+
+describe('reference MCP servers', () => {
+  test('the corpus is there', () => {
+    expect(files.length).toBeGreaterThanOrEqual(13);
+  });
+
+  test.each(files)('%s against itself: no finding', (file) => {
+    const tools = load(file);
+    expect(tools.length).toBeGreaterThan(0);
+    expect(diffTools(tools, tools)).toEqual([]);
+    expect(diffTools(tools, structuredClone(tools))).toEqual([]);
+  });
+
+  test.each(files)('%s against a tightened copy: the tightenings are found', (file) => {
+    const tools = load(file);
+    const { tools: tightened, expected } = tighten(tools);
+    expect(expected.length).toBeGreaterThan(0);
+    const found = diffTools(tools, tightened).map((d) => `${d.tool} ${d.ruleId} ${d.instancePath}`);
+    expect(found.sort()).toEqual(expected.sort());
+  });
+
+  test.each(files)('%s against the tightened copy, reversed: loosening is clean', (file) => {
+    const tools = load(file);
+    expect(diffTools(tighten(tools).tools, tools)).toEqual([]);
+  });
+
+  test('every server against every other: runs without throwing', () => {
+    const all = files.map(load);
+    for (const a of all) for (const b of all) expect(Array.isArray(diffTools(a, b))).toBe(true);
+  });
+});
