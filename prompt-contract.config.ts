@@ -1,4 +1,5 @@
 import { defineConfig } from 'prompt-contract';
+import { demoConversationStore } from './prompts/observed/store.js';
 import { tools } from './prompts/tools/index.js';
 
 export default defineConfig({
@@ -10,5 +11,15 @@ export default defineConfig({
     lookup_order: 'prompts/handlers/lookup-order.ts#LookupOrderArgs',
   },
   snapshots: 'snapshots',
+  // Tool calls seen in production logs (identifiers scrubbed).
+  recorded: ['prompts/observed/recorded_calls.jsonl'],
+  // Stored conversations are replayed into the handlers when a conversation resumes.
+  persisted: [
+    {
+      name: 'support-conversations',
+      sqlite: demoConversationStore(),
+      query: "SELECT id, message FROM messages WHERE role = 'assistant' ORDER BY random() LIMIT 500",
+    },
+  ],
   providers: ['anthropic', 'openai'],
 });

@@ -3,9 +3,10 @@ import { report, type RuleMeta } from '../report/rule.js';
 import { SchemaCompiler, type SchemaError, type Validator } from '../schema/validator.js';
 import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
-import { InputError } from '../util/errors.js';
+import { InputError, errorMessage } from '../util/errors.js';
 import { persistedRules } from './persisted.rules.js';
 import { recordedRules } from './recorded.rules.js';
+import { suggestName } from '../util/suggest.js';
 
 export { recordedRules };
 
@@ -161,29 +162,9 @@ function witnessId(call: RecordedCall): string {
   return call.where.row ?? call.id ?? `${call.where.source}:${call.where.line ?? '?'}`;
 }
 
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /** The closest tool name, when one is close enough to be a likely rename or typo. */
 export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
-  const norm = (s: string) => s.toLowerCase().replace(/[-_.\s]/g, '');
-  const target = norm(name);
-  let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(target.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const distance = levenshtein(target, norm(candidate));
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best;
+  return suggestName(name, candidates)?.name;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -225,7 +206,7 @@ export class RecordedAccumulator {
       try {
         return compiler.compile(schema);
       } catch (error) {
-        throw new InputError('tools/invalid-schema', `The ${what} of tool \`${tool}\` does not compile (${error instanceof Error ? error.message : String(error)}); expected a valid JSON Schema`, {}, { cause: error });
+        throw new InputError('tools/invalid-schema', `The ${what} of tool \`${tool}\` does not compile (${errorMessage(error)}); expected a valid JSON Schema`, {}, { cause: error });
       }
     };
     for (const tool of tools) {

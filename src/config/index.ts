@@ -30,9 +30,9 @@ export interface PromptContractConfig {
   persisted?: PersistedSourceConfig[];
   /** Provider profiles the tools must fit (`anthropic`, `openai-strict`, ...). */
   providers?: string[];
-  /** Breaking-change policy: an ignore file whose entries each carry a reason. */
-  compat?: { ignore?: string };
-  /** Severity overrides by rule id; `off` drops the rule. */
+  /** Policy file (YAML): `severity` overrides and `ignore` entries, each with a written `reason`. */
+  policy?: string;
+  /** Severity overrides by rule id or family (`compat/*`); `off` drops the rule. Win over the policy file's. */
   rules?: Record<string, Severity | 'off'>;
   /** Validate examples as OpenAI strict mode would: every object closed, every property required. */
   strictExamples?: boolean;
@@ -108,6 +108,7 @@ function checkShape(config: unknown, file: string): PromptContractConfig {
   strings('prompts');
   strings('descriptions');
   strings('snapshots');
+  strings('policy');
   if (c.recorded !== undefined && !(Array.isArray(c.recorded) && c.recorded.every((r) => typeof r === 'string'))) {
     throw new InputError('config/invalid', 'Expected `recorded` to be a list of JSONL file paths', { file });
   }
@@ -141,6 +142,6 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
   if (config.descriptions !== undefined) resolved.descriptions = abs(config.descriptions);
   if (config.recorded) resolved.recorded = config.recorded.map(abs);
   if (config.persisted) resolved.persisted = config.persisted.map((p) => ('sqlite' in p ? { ...p, sqlite: abs(p.sqlite) } : p));
-  if (config.compat?.ignore !== undefined) resolved.compat = { ...config.compat, ignore: abs(config.compat.ignore) };
+  if (config.policy !== undefined) resolved.policy = abs(config.policy);
   return resolved;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,6 +51,20 @@ function readText(file: string): Buffer | undefined {
  * hash, the type name and the generator and compiler versions. An entry also records the
  * hashes of the files the handler file imports, and is dropped when any of them changed.
  */
+/**
+ * `PROMPT_CONTRACT_CACHE_DIR`, else `node_modules/.cache/prompt-contract/handlers` in the
+ * nearest folder upwards that has a `node_modules` (as other build caches do), so a run from
+ * a subfolder of the project shares the project's cache.
+ */
+export function defaultCacheDir(cwd: string): string {
+  const fromEnv = process.env.PROMPT_CONTRACT_CACHE_DIR;
+  if (fromEnv) return path.join(path.resolve(cwd, fromEnv), 'handlers');
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'node_modules'))) return path.join(dir, 'node_modules', '.cache', 'prompt-contract', 'handlers');
+    if (path.dirname(dir) === dir) return path.join(cwd, 'node_modules', '.cache', 'prompt-contract', 'handlers');
+  }
+}
+
 export class HandlerSchemaResolver {
   readonly #cwd: string;
   readonly #cacheDir: string | false;
@@ -59,7 +74,7 @@ export class HandlerSchemaResolver {
 
   constructor(options: HandlerResolveOptions = {}) {
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
-    const dir = options.cacheDir ?? path.join(this.#cwd, 'node_modules', '.cache', 'prompt-contract', 'handlers');
+    const dir = options.cacheDir ?? defaultCacheDir(this.#cwd);
     this.#cacheDir = dir === false ? false : path.resolve(this.#cwd, dir);
   }
 

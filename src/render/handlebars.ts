@@ -36,7 +36,7 @@ export function parseTemplate(source: TemplateSource): Program {
 function instrument(program: Program, source: TemplateSource, markers: MarkerTable): Program {
   const mark = (line: number, column: number): AstNode => ({
     type: 'ContentStatement',
-    value: markers.point(source.file, line + source.bodyLine - 1, column + 1),
+    value: markers.point(source.file, line + source.bodyLine - 1, column + 1, 'expression'),
     original: '',
   });
   const walk = (node: Program): Program => {
@@ -52,7 +52,7 @@ function instrument(program: Program, source: TemplateSource, markers: MarkerTab
           const lines = skipped.split('\n');
           const line = loc.line + lines.length - 1;
           const column = lines.length > 1 ? lines[lines.length - 1]!.length : loc.column + skipped.length;
-          body.push({ ...statement, value: markers.point(source.file, line + source.bodyLine - 1, column + 1) + value });
+          body.push({ ...statement, value: markers.point(source.file, line + source.bodyLine - 1, column + 1, 'content') + value });
         } else body.push(statement);
         continue;
       }

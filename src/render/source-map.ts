@@ -23,6 +23,8 @@ interface TemplatePoint {
   file: string;
   line: number;
   column: number;
+  /** `content`: literal template text starts here; `expression`: a `{{...}}` prints here. */
+  kind: 'content' | 'expression';
 }
 
 interface Region {
@@ -46,33 +48,50 @@ export class SourceMap {
     this.#regions = regions;
   }
 
+  /** Where the text at `offset` was written. */
   lookup(offset: number): SourceLocation | undefined {
-    let inner: Region | undefined;
+    return this.locate(offset, offset);
+  }
+
+  /**
+   * Where the text in `[start, end)` was written. Data printed inside the range wins (a call
+   * whose JSON came from a YAML example maps to that example, though its fence is template
+   * text); otherwise literal template text maps to its template line, even inside a partial
+   * rendered for a data item, and what an expression printed maps to the item it printed.
+   */
+  locate(start: number, end: number): SourceLocation | undefined {
+    let inside: Region | undefined;
+    let around: Region | undefined;
     for (const r of this.#regions) {
-      if (r.start <= offset && offset < r.end && (!inner || r.end - r.start <= inner.end - inner.start)) inner = r;
+      if (end > start && r.start >= start && r.end <= end) {
+        if (!inside || r.start < inside.start || (r.start === inside.start && r.end - r.start > inside.end - inside.start)) inside = r;
+      } else if (r.start <= start && start < r.end && (!around || r.end - r.start <= around.end - around.start)) around = r;
     }
-    if (inner) {
-      const { doc, node } = inner.origin;
-      const at = doc.lines.at(node.keyStart ?? node.start);
-      return { kind: inner.origin.kind, file: doc.file, line: at.line, column: at.column, origin: inner.origin };
-    }
+    if (inside) return this.#dataLocation(inside);
     let point: TemplatePoint | undefined;
     for (const p of this.#points) {
-      if (p.offset > offset) break;
+      if (p.offset > start) break;
       point = p;
     }
+    if (around && (!point || point.offset < around.start || point.kind === 'expression')) return this.#dataLocation(around);
     if (!point) return undefined;
-    // Count lines between the template point and the offset: the text in between came from that template verbatim or from a value it printed.
+    // Count lines between the template point and the offset: the text in between is that template's own.
     let line = point.line;
     let lineStart = -1;
-    for (let i = point.offset; i < offset; i++) {
+    for (let i = point.offset; i < start; i++) {
       if (this.#text.charCodeAt(i) === 10) {
         line++;
         lineStart = i;
       }
     }
-    const column = lineStart === -1 ? point.column + (offset - point.offset) : offset - lineStart;
+    const column = lineStart === -1 ? point.column + (start - point.offset) : start - lineStart;
     return { kind: 'template', file: point.file, line, column };
+  }
+
+  #dataLocation(region: Region): SourceLocation {
+    const { doc, node } = region.origin;
+    const at = doc.lines.at(node.keyStart ?? node.start);
+    return { kind: region.origin.kind, file: doc.file, line: at.line, column: at.column, origin: region.origin };
   }
 
   /** Every data region, for tests and for "which examples did this case render". */
@@ -126,11 +145,11 @@ const MARKERS = /[\uE000-\uE003]/;
 
 /** Collects template positions and data origins while a template renders, as inline markers. */
 export class MarkerTable {
-  readonly points: Array<{ file: string; line: number; column: number }> = [];
+  readonly points: Array<{ file: string; line: number; column: number; kind: 'content' | 'expression' }> = [];
   readonly origins: DataOrigin[] = [];
 
-  point(file: string, line: number, column: number): string {
-    this.points.push({ file, line, column });
+  point(file: string, line: number, column: number, kind: 'content' | 'expression'): string {
+    this.points.push({ file, line, column, kind });
     return `${POINT}${this.points.length - 1}${END}`;
   }
 

@@ -51,6 +51,8 @@ export interface Diagnostic {
   url?: string;
   /** 0-based offset in the text the finding was made in (a rendered prompt); mapped to `file`/`line` by the source map. */
   offset?: number;
+  /** End of the text the finding covers (exclusive), with `offset`; both are dropped once mapped to a source file. */
+  endOffset?: number;
 }
 
 /** Counts by severity, as printed in the JSON report's `summary`. */

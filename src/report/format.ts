@@ -18,7 +18,7 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 
 /** The pinned JSON report: `{version: 1, diagnostics, summary}`; internal offsets are left out. */
 export function toJsonReport(diagnostics: readonly Diagnostic[]): { version: 1; diagnostics: Diagnostic[]; summary: ReturnType<typeof summarize> } {
-  const list = sortDiagnostics(diagnostics).map(({ offset: _offset, ...rest }) => rest);
+  const list = sortDiagnostics(diagnostics).map(({ offset: _offset, endOffset: _end, ...rest }) => rest);
   return { version: 1, diagnostics: list, summary: summarize(diagnostics) };
 }
 

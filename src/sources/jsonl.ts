@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { InputError } from '../util/errors.js';
+import { InputError, errorMessage } from '../util/errors.js';
 import { itemsFromValue, parseJson, type Where } from './shapes.js';
 import type { RecordedCall, RecordedItem } from './types.js';
 
@@ -26,7 +26,7 @@ export function parseRecordedLine(text: string, where: Where): RecordedItem[] {
 const blank = /^\s*$/;
 
 function unreadable(file: string, error: unknown): InputError {
-  const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error);
+  const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(error);
   return new InputError('recorded/unreadable', `Cannot read recorded calls from \`${file}\` (${reason}); expected a JSONL file with one tool call a line`, { file }, { cause: error });
 }
 

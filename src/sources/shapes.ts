@@ -1,4 +1,5 @@
 import type { CorruptRecord, RecordedCall, RecordedItem } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Where a record came from: a file and line, or a database source and row key. */
 export type Where = RecordedCall['where'];
@@ -23,7 +24,7 @@ const expectedShapes =
   'expected `{name, arguments}`, `{tool, arguments}`, `{name, input}`, `{name, args}`, an OpenAI `{function: {name, arguments}}` call, an Anthropic `tool_use` block, a `tool_calls` list or a message with `content` blocks';
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** OpenAI sends arguments as a JSON string; a string that does not parse would crash the handler too. */

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { InputError } from '../util/errors.js';
+import { InputError, errorMessage } from '../util/errors.js';
 import type { Row, SqliteSource } from './persisted.js';
 
 const unreachableCodes = /^SQLITE_(CANTOPEN|NOTADB|CORRUPT|IOERR|PERM|AUTH|BUSY|LOCKED)/;
@@ -10,7 +10,7 @@ function codeOf(error: unknown): string {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 function unreachable(source: SqliteSource, error: unknown): InputError {

@@ -26,3 +26,13 @@ export class InputError extends Error {
     return `${where}${this.message} (${this.code})`;
   }
 }
+
+/**
+ * The message of anything thrown. Duck-typed on purpose: errors from native modules or
+ * another realm (a Jest VM context) fail `instanceof Error`, and `String(error)` would
+ * prefix the class name.
+ */
+export function errorMessage(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
+}

@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../../tools/types.js';
+import { errorMessage } from '../../util/errors.js';
 
 /**
  * The live smoke test: one request a provider carrying the tool definitions, capped at one
@@ -168,7 +169,7 @@ export async function runSmoke(tools: readonly ToolSpec[], options: SmokeOptions
       if (response.ok) results.push({ provider, status: 'ok', httpStatus: response.status, url: request.url });
       else failures.push(`${provider}: HTTP ${response.status} from ${request.url}: ${redact(text.slice(0, 4000), key)}`);
     } catch (error) {
-      failures.push(`${provider}: request to ${request.url} failed: ${redact(error instanceof Error ? error.message : String(error), key)}`);
+      failures.push(`${provider}: request to ${request.url} failed: ${redact(errorMessage(error), key)}`);
     }
   }
   if (failures.length > 0) throw new Error(`Smoke test failed for ${failures.length} provider(s):\n${failures.join('\n')}`);

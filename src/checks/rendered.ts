@@ -1,0 +1,43 @@
+import type { Diagnostic } from '../report/diagnostic.js';
+import type { RenderedCase, RenderedItem } from '../render/render.js';
+import { locateInstance } from '../render/source-map.js';
+import type { SchemaCompiler } from '../schema/validator.js';
+import { extractToolCalls } from '../extract/index.js';
+import { checkExamples } from './examples.js';
+
+/**
+ * Points each finding made in a rendered text at the file a person edits: the YAML example
+ * or stub entry (down to the argument's line when the finding has an instance path) or the
+ * template line. The rendered place stays in `related`.
+ */
+export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<RenderedCase, 'sourceMap'>, renderedAs: string, blockEnds: ReadonlyMap<number, number> = new Map()): Diagnostic[] {
+  return diagnostics.map((d) => {
+    if (d.offset === undefined) return d;
+    const { offset: _offset, endOffset, ...rest } = d;
+    const loc = rendered.sourceMap.locate(d.offset, endOffset ?? blockEnds.get(d.offset) ?? d.offset);
+    if (!loc) return d;
+    const at = loc.origin && d.instancePath !== undefined ? locateInstance(loc.origin, d.instancePath) : loc;
+    const related = [...(d.related ?? []), { message: `rendered in ${renderedAs}`, file: renderedAs, ...(d.line === undefined ? {} : { line: d.line }) }];
+    return { ...rest, file: loc.file, line: at.line, column: at.column, related };
+  });
+}
+
+/** Extracts the examples of one rendered text, validates them, and maps findings to their source. */
+export function checkRenderedExamples(rendered: RenderedCase | RenderedItem, options: { strict?: boolean; compiler?: SchemaCompiler } = {}): Diagnostic[] {
+  const { examples, diagnostics } = extractToolCalls(rendered.text, { tools: rendered.tools });
+  const found = [...diagnostics, ...checkExamples(examples, rendered.tools, { ...(options.strict === undefined ? {} : { strict: options.strict }), ...(options.compiler ? { compiler: options.compiler } : {}) })];
+  const label = 'case' in rendered ? `${rendered.prompt}/${rendered.case}` : `${rendered.prompt} (${rendered.label})`;
+  return mapToSource(found, rendered, label, new Map(examples.map((e) => [e.range.start, e.range.end])));
+}
+
+/** The same finding reached through a case and through its item render is reported once. */
+export function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = [d.ruleId, d.file, d.line, d.column, d.tool, d.instancePath, d.message].join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+

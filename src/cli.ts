@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { atLeast, type Diagnostic, type Severity } from './report/diagnostic.js';
+import type { FormatName } from './report/format.js';
+import { InputError } from './util/errors.js';
+
+// Exit codes (pinned): 0 nothing at or above --fail-on, 1 findings, 2 could not run.
+const EXIT_FINDINGS = 1;
+const EXIT_CANNOT_RUN = 2;
+
+const formatOption = (): Option => new Option('--format <format>', 'output format').choices(['pretty', 'json', 'github', 'markdown']).default('pretty');
+const failOnOption = (): Option => new Option('--fail-on <severity>', 'lowest severity that fails the run').choices(['error', 'warning', 'info']).default('error');
+
+async function print(diagnostics: Diagnostic[], formatName: FormatName, failOn: Severity): Promise<number> {
+  const { format } = await import('./report/format.js');
+  process.stdout.write(format(formatName, diagnostics, { color: formatName === 'pretty' && process.stdout.isTTY === true && !process.env.NO_COLOR }));
+  return diagnostics.some((d) => atLeast(d.severity, failOn)) ? EXIT_FINDINGS : 0;
+}
+
+async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
+  const { readFileSync } = await import('node:fs');
+  if (file === undefined || file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return { text: Buffer.concat(chunks).toString('utf8'), name: '<stdin>' };
+  }
+  try {
+    return { text: readFileSync(file, 'utf8'), name: file };
+  } catch (error) {
+    throw new InputError('config/unreadable', `Cannot read file: ${(error as Error).message}`, { file });
+  }
+}
+
+export function buildProgram(setExit: (code: number) => void): Command {
+  const program = new Command('prompt-contract')
+    .description('Keep prompts, few-shot examples and tool schemas in agreement, offline.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  program
+    .command('check')
+    .description('render every prompt and case, then run every contract check the config enables')
+    .option('--config <file>', 'config file (default: prompt-contract.config.{ts,mjs,js,json})')
+    .addOption(formatOption())
+    .addOption(failOnOption())
+    .option('--against <ref>', 'compare tools against this git ref instead of the committed baseline')
+    .action(async (opts: { config?: string; format: FormatName; failOn: Severity; against?: string }) => {
+      const { loadProject } = await import('./project.js');
+      const { runCheck } = await import('./checks/run.js');
+      const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
+      const diagnostics = await runCheck(project, opts.against === undefined ? {} : { against: opts.against });
+      setExit(await print(diagnostics, opts.format, opts.failOn));
+    });
+
+  program
+    .command('render')
+    .description('print the exact text a prompt sends for a case (--tools: the tool definitions sent beside it)')
+    .argument('[prompt]', 'prompt name (a .prompt file)')
+    .option('--case <name>', 'case name (default: the prompt\'s only case)')
+    .option('--tools', 'print the tool definitions sent with the prompt, as JSON')
+    .option('--list', 'list every prompt and case, one "PROMPT CASE" pair a line')
+    .option('--config <file>', 'config file')
+    .action(async (prompt: string | undefined, opts: { case?: string; tools?: boolean; list?: boolean; config?: string }) => {
+      const { loadProject } = await import('./project.js');
+      const { listCases, renderCase } = await import('./render/render.js');
+      const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
+      if (opts.list) {
+        for (const c of listCases(project.module)) process.stdout.write(`${c.prompt} ${c.case}\n`);
+        return;
+      }
+      if (prompt === undefined) throw new InputError('usage', 'Expected a prompt name, or --list (see `prompt-contract render --list`)');
+      let caseName = opts.case;
+      if (caseName === undefined) {
+        const cases = [...(project.module.prompts.get(prompt)?.cases.keys() ?? [])];
+        if (cases.length !== 1) {
+          throw new InputError('usage', `Expected --case: prompt \`${prompt}\` has ${cases.length === 0 ? 'no cases' : `cases ${cases.map((c) => `\`${c}\``).join(', ')}`}`);
+        }
+        caseName = cases[0]!;
+      }
+      const rendered = renderCase(project.module, prompt, caseName, project.registry);
+      if (opts.tools) {
+        const { formatToolsBaseline } = await import('./snapshot/format.js');
+        process.stdout.write(formatToolsBaseline(rendered.tools));
+      } else process.stdout.write(rendered.text);
+    });
+
+  program
+    .command('extract')
+    .description('list the tool-call examples in any text, with their positions')
+    .argument('[file]', 'a file, or - for standard input', '-')
+    .addOption(new Option('--format <format>', 'output format').choices(['pretty', 'json']).default('pretty'))
+    .action(async (file: string, opts: { format: 'pretty' | 'json' }) => {
+      const { extractToolCalls } = await import('./extract/index.js');
+      const input = await readInput(file);
+      const result = extractToolCalls(input.text);
+      const diagnostics = result.diagnostics.map((d) => ({ ...d, file: input.name }));
+      if (opts.format === 'json') {
+        const examples = result.examples.map((e) => ({ name: e.name, arguments: e.arguments, notation: e.notation, line: e.line, column: e.column, offset: e.range.start }));
+        const { toJsonReport } = await import('./report/format.js');
+        process.stdout.write(`${JSON.stringify({ version: 1, examples, diagnostics: toJsonReport(diagnostics).diagnostics }, null, 2)}\n`);
+      } else {
+        for (const e of result.examples) process.stdout.write(`${input.name}:${e.line}:${e.column}  ${e.notation.padEnd(18)} ${e.name} ${JSON.stringify(e.arguments)}\n`);
+        if (result.examples.length === 0) process.stdout.write('No tool-call examples found.\n');
+        if (diagnostics.length > 0) {
+          const { formatPretty } = await import('./report/format.js');
+          process.stdout.write(`\n${formatPretty(diagnostics)}`);
+        }
+      }
+      setExit(diagnostics.some((d) => d.severity === 'error') ? EXIT_FINDINGS : 0);
+    });
+
+  program
+    .command('validate')
+    .description('validate recorded tool calls (JSONL) against a tools file')
+    .argument('<tools>', 'JSON tools file: one tool, a list, or {"tools": [...]}, any provider shape')
+    .argument('<calls...>', 'JSONL files of recorded calls')
+    .addOption(formatOption())
+    .addOption(failOnOption())
+    .action(async (toolsFile: string, calls: string[], opts: { format: FormatName; failOn: Severity }) => {
+      const { readToolsFile } = await import('./project.js');
+      const { validateRecordedFiles } = await import('./checks/run.js');
+      const tools = readToolsFile(toolsFile);
+      setExit(await print(await validateRecordedFiles(tools, calls), opts.format, opts.failOn));
+    });
+
+  program
+    .command('diff')
+    .description('breaking changes between two tools files')
+    .argument('<old>', 'tools file before the change')
+    .argument('<new>', 'tools file after the change')
+    .option('--observed <calls...>', 'JSONL files of recorded calls, listed as witnesses of each break')
+    .addOption(formatOption())
+    .addOption(failOnOption())
+    .action(async (oldFile: string, newFile: string, opts: { observed?: string[]; format: FormatName; failOn: Severity }) => {
+      const { readToolsFile } = await import('./project.js');
+      const { diffWithWitnesses } = await import('./checks/run.js');
+      const diagnostics = await diffWithWitnesses(readToolsFile(oldFile), readToolsFile(newFile), opts.observed ?? []);
+      setExit(await print(diagnostics, opts.format, opts.failOn));
+    });
+
+  program
+    .command('lint')
+    .description('check tool schemas against what each provider accepts')
+    .argument('[tools...]', 'JSON tools files (default: the configured project\'s tools)')
+    .requiredOption('--provider <name...>', 'provider profile(s): anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp')
+    .option('--config <file>', 'config file, when no tools files are given')
+    .addOption(formatOption())
+    .addOption(failOnOption())
+    .action(async (files: string[], opts: { provider: string[]; config?: string; format: FormatName; failOn: Severity }) => {
+      const { lintProviders } = await import('./checks/run.js');
+      let tools;
+      if (files.length > 0) {
+        const { readToolsFile } = await import('./project.js');
+        tools = files.flatMap((f) => readToolsFile(f));
+      } else {
+        const { loadProject } = await import('./project.js');
+        tools = (await loadProject(opts.config === undefined ? {} : { config: opts.config })).tools;
+      }
+      setExit(await print(lintProviders(tools, opts.provider), opts.format, opts.failOn));
+    });
+
+  return program;
+}
+
+/** Runs the CLI; resolves to the exit code instead of exiting, so tests can call it. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram((c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through here too, with code 0.
+      return error.exitCode === 0 ? 0 : EXIT_CANNOT_RUN;
+    }
+    if (error instanceof InputError) {
+      process.stderr.write(`prompt-contract: ${error.format()}\n`);
+      return EXIT_CANNOT_RUN;
+    }
+    process.stderr.write(`prompt-contract: could not run: ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT_CANNOT_RUN;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === (await import('node:url')).pathToFileURL((await import('node:fs')).realpathSync(process.argv[1])).href;
+if (invokedDirectly) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,16 @@
+import { defineRules } from '../report/rule.js';
+
+export const snapshotRules = defineRules('snapshot', {
+  outdated: {
+    severity: 'error',
+    description: 'A rendered prompt or its tools differ from the committed snapshot: the change has not been reviewed.',
+  },
+  missing: {
+    severity: 'error',
+    description: 'A prompt and case have no committed snapshot yet, so no reviewer has seen the text it sends.',
+  },
+  obsolete: {
+    severity: 'warning',
+    description: 'A snapshot file belongs to no current prompt and case.',
+  },
+});

@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPromptModule } from '../../src/render/module.js';
+import { listCases } from '../../src/render/render.js';
+import { cli, repo, report } from './helpers.js';
+
+const acceptance = join(repo, '..', 'shared', 'acceptance');
+
+describe('render', () => {
+  test('--list prints every prompt and case, one pair a line', () => {
+    const result = cli(['render', '--list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(listCases(loadPromptModule('prompts', repo)).map((c) => `${c.prompt} ${c.case}\n`).join(''));
+  });
+
+  test('prints the exact text sent, the same as the snapshot holds', () => {
+    const result = cli(['render', 'refund_agent', '--case', 'legacy_order']);
+    expect(result.code).toBe(0);
+    const snapshot = readFileSync(join(repo, 'snapshots/refund_agent/legacy_order.txt'), 'utf8');
+    expect(snapshot).toContain(result.stdout);
+    expect(result.stdout).toContain('"order_id": "B-0917"');
+  });
+
+  test('--tools prints the tool definitions sent with it, descriptions merged', () => {
+    const result = cli(['render', 'order_triage', '--case', 'cancellation', '--tools']);
+    expect(result.code).toBe(0);
+    const { tools } = JSON.parse(result.stdout) as { tools: Array<{ name: string; description: string; input_schema: object }> };
+    expect(tools.map((t) => t.name)).toEqual(['lookup_order', 'cancel_order', 'update_shipping_address', 'escalate_to_human', 'send_customer_email']);
+    expect(tools[1]!.description).toMatch(/^Cancel an order that has not shipped/);
+  });
+
+  test('an unknown prompt or case exits 2 and names what exists', () => {
+    const prompt = cli(['render', 'nope', '--case', 'x']);
+    expect(prompt.code).toBe(2);
+    expect(prompt.stderr).toContain('Unknown prompt `nope`, expected one of `order_triage`, `refund_agent`');
+    const missingCase = cli(['render', 'refund_agent']);
+    expect(missingCase.code).toBe(2);
+    expect(missingCase.stderr).toContain('`standard_refund`');
+  });
+});
+
+describe('usage and exit codes', () => {
+  test('usage errors exit 2; --help exits 0', () => {
+    expect(cli(['frobnicate']).code).toBe(2);
+    expect(cli(['check', '--format', 'yaml']).code).toBe(2);
+    expect(cli(['lint', '--provider', 'nope', join(acceptance, 'langchain/schemas.json')]).code).toBe(2);
+    const help = cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('check');
+  });
+
+  test('no config where the command runs exits 2 and says what it looked for', () => {
+    const result = cli(['check'], { cwd: join(repo, 'docs') });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('prompt-contract.config.ts');
+  });
+});
+
+describe('report formats', () => {
+  const stale = join(acceptance, 'langchain');
+  const args = ['validate', join(stale, 'schemas.json'), join(stale, 'few_shot_calls.jsonl')];
+
+  test('json follows the pinned shape', () => {
+    const result = cli([...args, '--format', 'json']);
+    expect(result.code).toBe(1);
+    const r = report(result);
+    expect(r.version).toBe(1);
+    expect(Object.keys(r).sort()).toEqual(['diagnostics', 'summary', 'version']);
+    expect(r.summary).toEqual({ errors: r.diagnostics.filter((d) => d.severity === 'error').length, warnings: 0, infos: 0 });
+    for (const d of r.diagnostics) expect(d).toEqual(expect.objectContaining({ ruleId: expect.any(String), severity: expect.any(String), message: expect.any(String) }));
+  });
+
+  test('github prints workflow annotations', () => {
+    const result = cli([...args, '--format', 'github']);
+    expect(result.stdout.trim().split('\n').every((l) => /^::error (file=[^,]+,)?(line=\d+,)?(col=\d+,)?title=recorded\/[a-z-]+::.+/.test(l))).toBe(true);
+  });
+
+  test('markdown prints a PR comment with a findings table', () => {
+    const result = cli([...args, '--format', 'markdown']);
+    expect(result.stdout).toMatch(/^### ❌ prompt-contract: \d+ errors?, 0 warnings, 0 infos\n/);
+    expect(result.stdout).toContain('| ❌ | `recorded/unknown-tool` |');
+  });
+
+  test('warnings pass by default and fail with --fail-on warning', () => {
+    // sequentialthinking's long description is only a warning for `openai`.
+    const file = join(acceptance, 'mcp-servers/schemas/sequentialthinking.json');
+    const byDefault = cli(['lint', file, '--provider', 'openai', '--format', 'json']);
+    expect(report(byDefault).summary).toEqual({ errors: 0, warnings: 1, infos: 0 });
+    expect(byDefault.code).toBe(0);
+    expect(cli(['lint', file, '--provider', 'openai', '--fail-on', 'warning']).code).toBe(1);
+  });
+
+  test('pretty output says so when there is nothing to report', () => {
+    const clean = cli(['validate', join(acceptance, 'openai-cookbook/schemas.json'), join(acceptance, 'openai-cookbook/calls.jsonl')]);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toBe('No problems found.\n');
+  });
+});
+
+describe('extract', () => {
+  test('reads standard input and prints the pinned JSON shape', () => {
+    const text = 'Intro\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n';
+    const result = cli(['extract', '-', '--format', 'json'], { input: text });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      version: 1,
+      examples: [{ name: 'get_weather', arguments: { city: 'Paris' }, notation: 'hermes', line: 3, column: 1, offset: 7 }],
+      diagnostics: [],
+    });
+  });
+
+  test('an unparseable call is a finding with exit 1', () => {
+    const result = cli(['extract', '-'], { input: '```tool_call\n{"name": "x", "arguments": {\n```\n' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('example/unparseable');
+  });
+
+  test('Hermes few-shot prompt assets extract as calls', () => {
+    const shots = JSON.parse(readFileSync(join(acceptance, 'hermes/few_shot.json'), 'utf8')) as Array<{ example: string }>;
+    const result = cli(['extract', '-', '--format', 'json'], { input: shots[0]!.example });
+    const out = JSON.parse(result.stdout) as { examples: Array<{ notation: string }> };
+    expect(out.examples.length).toBeGreaterThan(0);
+    expect(out.examples.every((e) => e.notation === 'hermes')).toBe(true);
+  });
+});
+
+describe('validate on real data', () => {
+  test('all OpenAI cookbook calls pass', () => {
+    const r = cli(['validate', join(acceptance, 'openai-cookbook/schemas.json'), join(acceptance, 'openai-cookbook/calls.jsonl'), '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(report(r).diagnostics).toEqual([]);
+  });
+
+  test('the published LangChain few-shot calls fail, with a did-you-mean', () => {
+    const r = cli(['validate', join(acceptance, 'langchain/schemas.json'), join(acceptance, 'langchain/few_shot_calls.jsonl'), '--format', 'json']);
+    expect(r.code).toBe(1);
+    const unknown = report(r).diagnostics.filter((d) => d.ruleId === 'recorded/unknown-tool');
+    expect(unknown.map((d) => d.message).join('\n')).toMatch(/`Multiply`[\s\S]*`multiply`/);
+  });
+});
+
+describe('diff and lint', () => {
+  const mcp = join(acceptance, 'mcp-servers/schemas');
+
+  test('diff of a tools file against itself is clean', () => {
+    const file = join(mcp, 'github.json');
+    const r = cli(['diff', file, file, '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(report(r).diagnostics).toEqual([]);
+  });
+
+  test('diff reports a tool removed between two files', () => {
+    const r = cli(['diff', join(mcp, 'github.json'), join(mcp, 'gitlab.json'), '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(report(r).diagnostics.some((d) => d.ruleId === 'compat/tool-removed')).toBe(true);
+  });
+
+  test('lint finds what Gemini refuses in a zod-generated MCP server, and nothing for mcp', () => {
+    const gemini = cli(['lint', join(mcp, 'memory.json'), '--provider', 'gemini', '--format', 'json']);
+    expect(gemini.code).toBe(1);
+    expect(report(gemini).diagnostics.some((d) => d.ruleId === 'provider/unsupported-keyword')).toBe(true);
+    const mcpProfile = cli(['lint', join(mcp, 'memory.json'), '--provider', 'mcp', '--format', 'json']);
+    expect(mcpProfile.code).toBe(0);
+  });
+
+  test('lint without files lints the configured project', () => {
+    const r = cli(['lint', '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);
+    expect(r.code).toBe(0);
+  });
+});
