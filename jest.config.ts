@@ -6,6 +6,8 @@ import type { Config } from 'jest';
 // --experimental-vm-modules (see the "test" script) and ts-jest emits ESM.
 const config: Config = {
   testEnvironment: 'node',
+  // Jest's default leaves one core idle; the CLI tests mostly wait on child processes.
+  maxWorkers: '100%',
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],

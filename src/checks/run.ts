@@ -4,6 +4,9 @@ import { atLeast, type Diagnostic } from '../report/diagnostic.js';
 import type { Project } from '../project.js';
 import { renderCase, renderDataItems, listCases } from '../render/render.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
+import { validateRecordedFiles } from './recorded-files.js';
+
+export { validateRecordedFiles };
 import { SchemaCompiler } from '../schema/validator.js';
 import type { RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
@@ -13,15 +16,6 @@ import { snapshotRules } from '../snapshot/rules.js';
 import { normalizeTools } from '../tools/normalize.js';
 import { isProviderName, lintTools, providerNames } from './provider/index.js';
 
-
-/** Reads every recorded-calls file and validates it against `tools`. */
-export async function validateRecordedFiles(tools: readonly ToolSpec[], files: readonly string[], compiler = new SchemaCompiler()): Promise<Diagnostic[]> {
-  const { readRecordedCalls } = await import('../sources/jsonl.js');
-  const { RecordedAccumulator, accumulate } = await import('./recorded.js');
-  const accumulator = new RecordedAccumulator(tools, { compiler, kind: 'recorded' });
-  for (const file of files) await accumulate(accumulator, readRecordedCalls(file));
-  return accumulator.toDiagnostics();
-}
 
 async function* observedCalls(project: Pick<Project, 'config'> | undefined, files: readonly string[]): AsyncGenerator<RecordedItem> {
   const { readRecordedCalls } = await import('../sources/jsonl.js');
