@@ -118,7 +118,7 @@ export async function contractSuite(options: ContractSuiteOptions = {}): Promise
   const { config, module, registry, tools } = project;
   defaultSnapshotDir = config.snapshots;
   g.expect.extend(promptMatchers as never);
-  const policy = (d: Diagnostic[]): Promise<Diagnostic[]> => run.applyProjectPolicy(project, d, { partial: true });
+  const policy = async (d: Diagnostic[]): Promise<Diagnostic[]> => run.relativePaths(project, await run.applyProjectPolicy(project, d, { partial: true }));
   const expectAny = g.expect as unknown as (value: unknown) => { toMatchPromptSnapshot(o?: object): void; toHaveValidToolExamples(o?: object): void };
   const strict = config.strictExamples === true;
   const expected = new Set<string>();

@@ -1,13 +1,216 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SchemaCompiler } from '../schema/validator.js';
-import type { ToolSpec } from '../tools/types.js';
+import type { LineRange } from '../sources/chunks.js';
+import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
+import { InputError, errorMessage } from '../util/errors.js';
+import type { AccumulatorState, RecordedAccumulator, RecordedCheckOptions } from './recorded.js';
 
-/** Reads every recorded-calls file and validates it against `tools`. */
-export async function validateRecordedFiles(tools: readonly ToolSpec[], files: readonly string[], compiler = new SchemaCompiler()): Promise<Diagnostic[]> {
-  const { readRecordedCalls } = await import('../sources/jsonl.js');
-  const { RecordedAccumulator, accumulate } = await import('./recorded.js');
-  const accumulator = new RecordedAccumulator(tools, { compiler, kind: 'recorded' });
-  for (const file of files) await accumulate(accumulator, readRecordedCalls(file));
+export interface ValidateRecordedOptions extends RecordedCheckOptions {
+  /**
+   * Threads that validate: 1 validates in this thread; more splits the files into line-aligned
+   * byte ranges and validates them in that many worker threads. By default the
+   * `PROMPT_CONTRACT_WORKERS` environment variable, else one per core once the files
+   * together exceed `parallelThreshold` bytes, else 1. Results are identical either way.
+   */
+  workers?: number;
+  /** Total bytes beyond which validation spreads over worker threads by default; 32 MiB. */
+  parallelThreshold?: number;
+  /** Target size of one range handed to a worker; by default a few ranges per worker, 1-32 MiB each. */
+  chunkBytes?: number;
+}
+
+/** One range of one file, as a worker receives it. */
+export interface RecordedTask extends LineRange {
+  index: number;
+  file: string;
+  source: string;
+}
+
+/** What the main thread gives each worker at start. */
+export interface RecordedWorkerData {
+  tools: Array<Pick<ToolSpec, 'name' | 'inputSchema' | 'origin'>>;
+  maxWitnesses?: number;
+  maxCorrupt?: number;
+}
+
+export type RecordedWorkerReply = { index: number; state: AccumulatorState } | { index: number; error: { message: string; code?: string } };
+
+const MiB = 1 << 20;
+const DEFAULT_THRESHOLD = 32 * MiB;
+
+function unreadable(file: string, error: unknown): InputError {
+  const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(error);
+  return new InputError('recorded/unreadable', `Cannot read recorded calls from \`${file}\` (${reason}); expected a JSONL file with one tool call a line`, { file }, { cause: error });
+}
+
+/**
+ * Feeds every call of one file, or of one line-aligned range of it, to the accumulator:
+ * the same lines, line numbers and records as `readRecordedCalls`, read 1 MB at a time.
+ */
+export async function accumulateFile(accumulator: RecordedAccumulator, file: string, range?: LineRange, source = file): Promise<void> {
+  const [{ forEachLine }, { parseRecordedLine }] = await Promise.all([import('../sources/chunks.js'), import('../sources/jsonl.js')]);
+  try {
+    await forEachLine(file, range, (text, line) => {
+      const items = parseRecordedLine(text, { source, line });
+      for (let i = 0; i < items.length; i++) accumulator.add(items[i]!);
+    });
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw unreadable(file, error);
+  }
+}
+
+/** The worker count asked for by the option or `PROMPT_CONTRACT_WORKERS`; undefined for "decide by size". */
+function requestedWorkers(option: number | undefined): number | undefined {
+  if (option !== undefined) {
+    if (!Number.isInteger(option) || option < 1) throw new InputError('config/invalid', `Invalid \`workers\` option ${String(option)}; expected a whole number of at least 1`);
+    return option;
+  }
+  const env = process.env.PROMPT_CONTRACT_WORKERS?.trim();
+  if (env === undefined || env === '' || env === 'auto') return undefined;
+  const n = Number(env);
+  if (!Number.isInteger(n) || n < 1) throw new InputError('config/invalid', `Invalid PROMPT_CONTRACT_WORKERS=${JSON.stringify(env)}; expected a whole number of at least 1, or \`auto\``);
+  return n;
+}
+
+/**
+ * Reads every recorded-calls file and validates it against `tools`. Large inputs (or a
+ * forced `workers` count) are split into line-aligned byte ranges validated in worker
+ * threads; their counts merge in file and range order, so findings, witnesses and line
+ * numbers are the same as in one thread. Memory stays constant: files are streamed and
+ * each finding keeps a few witnesses. The third argument may be a SchemaCompiler to share.
+ */
+export async function validateRecordedFiles(
+  tools: readonly ToolSpec[],
+  files: readonly string[],
+  options: SchemaCompiler | ValidateRecordedOptions = {},
+): Promise<Diagnostic[]> {
+  const opts: ValidateRecordedOptions = options instanceof SchemaCompiler ? { compiler: options } : options;
+  const { RecordedAccumulator } = await import('./recorded.js');
+  const accumulatorOptions = {
+    compiler: opts.compiler ?? new SchemaCompiler(),
+    kind: 'recorded' as const,
+    ...(opts.maxWitnesses === undefined ? {} : { maxWitnesses: opts.maxWitnesses }),
+    ...(opts.maxCorrupt === undefined ? {} : { maxCorrupt: opts.maxCorrupt }),
+  };
+  // Compiles every schema here first: a schema that does not compile fails before any thread starts.
+  const accumulator = new RecordedAccumulator(tools, accumulatorOptions);
+
+  const plan = await planWorkers(files, opts);
+  if (plan === undefined) {
+    for (const file of files) await accumulateFile(accumulator, file);
+    return accumulator.toDiagnostics();
+  }
+  const data: RecordedWorkerData = {
+    // Plain data only: a handler may hold a zod schema, which cannot cross threads (and recorded calls do not use it).
+    tools: tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema as JsonSchemaObject, origin: t.origin })),
+    ...(opts.maxWitnesses === undefined ? {} : { maxWitnesses: opts.maxWitnesses }),
+    ...(opts.maxCorrupt === undefined ? {} : { maxCorrupt: opts.maxCorrupt }),
+  };
+  const states = await runWorkers(plan, files, data);
+  for (const state of states) accumulator.merge(state);
   return accumulator.toDiagnostics();
 }
 
+interface WorkerPlan {
+  workers: number;
+  chunkBytes: number;
+  script: URL;
+}
+
+/** How many threads to use and how big a range each takes, or undefined to stay in this thread. */
+async function planWorkers(files: readonly string[], opts: ValidateRecordedOptions): Promise<WorkerPlan | undefined> {
+  const requested = requestedWorkers(opts.workers);
+  if (requested === 1 || files.length === 0) return undefined;
+  const { stat } = await import('node:fs/promises');
+  let total = 0;
+  for (const file of files) {
+    try {
+      total += (await stat(file)).size;
+    } catch (error) {
+      throw unreadable(file, error);
+    }
+  }
+  const { availableParallelism } = await import('node:os');
+  const cores = availableParallelism();
+  if (requested === undefined && (total <= (opts.parallelThreshold ?? DEFAULT_THRESHOLD) || cores < 2)) return undefined;
+  const workers = requested ?? cores;
+  // Run from the sources (ts-jest, ts-node) there is no compiled worker script: stay in this thread.
+  const script = new URL('./recorded-worker.js', import.meta.url);
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(script)) return undefined;
+  // A few ranges per worker keeps the threads busy to the end without many round trips.
+  const perWorker = Math.max(1, Math.ceil(total / (workers * 32 * MiB)));
+  const chunkBytes = opts.chunkBytes ?? Math.max(MiB, Math.ceil(total / (workers * perWorker)));
+  return { workers, chunkBytes, script };
+}
+
+/** Validates every range in a pool of worker threads; the states come back in file and range order. */
+async function runWorkers(plan: WorkerPlan, files: readonly string[], data: RecordedWorkerData): Promise<AccumulatorState[]> {
+  const [{ Worker }, { splitAtLines }] = await Promise.all([import('node:worker_threads'), import('../sources/chunks.js')]);
+
+  async function* tasks(): AsyncGenerator<RecordedTask, void, undefined> {
+    let index = 0;
+    for (const file of files) {
+      let ranges;
+      try {
+        ranges = splitAtLines(file, plan.chunkBytes);
+        for await (const range of ranges) yield { ...range, index: index++, file, source: file };
+      } catch (error) {
+        throw unreadable(file, error);
+      }
+    }
+  }
+  const iterator = tasks();
+  // One pull at a time: the ranges of a file are found in one sequential pass.
+  let pulling: Promise<unknown> = Promise.resolve();
+  const nextTask = (): Promise<IteratorResult<RecordedTask, void>> => {
+    const next = pulling.then(() => iterator.next());
+    pulling = next.catch(() => undefined);
+    return next;
+  };
+
+  const states: AccumulatorState[] = [];
+  const threads: InstanceType<typeof Worker>[] = [];
+  let failed = false;
+
+  const drive = async (): Promise<void> => {
+    const worker = new Worker(plan.script, { workerData: data });
+    threads.push(worker);
+    let settle: { resolve: (reply: RecordedWorkerReply) => void; reject: (error: unknown) => void } | undefined;
+    worker.on('message', (reply: RecordedWorkerReply) => settle?.resolve(reply));
+    worker.on('error', (error) => settle?.reject(error));
+    worker.on('exit', (code) => settle?.reject(new Error(`A validation worker stopped (exit code ${code})`)));
+    for (;;) {
+      if (failed) return;
+      const next = await nextTask();
+      if (next.done) return;
+      const task = next.value;
+      const reply = await new Promise<RecordedWorkerReply>((resolve, reject) => {
+        settle = { resolve, reject };
+        worker.postMessage(task);
+      });
+      settle = undefined;
+      if ('error' in reply) {
+        const { message, code } = reply.error;
+        throw code === undefined ? unreadable(task.file, new Error(message)) : new InputError(code, message, { file: task.file });
+      }
+      states[reply.index] = reply.state;
+    }
+  };
+
+  try {
+    await Promise.all(
+      Array.from({ length: plan.workers }, () =>
+        drive().catch((error: unknown) => {
+          failed = true;
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    await Promise.all(threads.map((t) => t.terminate()));
+    await iterator.return();
+  }
+  return states;
+}

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { atLeast, type Diagnostic } from '../report/diagnostic.js';
 import type { Project } from '../project.js';
 import { renderCase, renderDataItems, listCases } from '../render/render.js';
@@ -56,11 +57,12 @@ function baselineAt(project: Project, ref: string | undefined): ToolSpec[] | und
       return undefined;
     }
   } else {
-    const rel = project.display(file);
+    // `REF:./path` is resolved by git relative to the working directory, so a project in a subfolder of its repository works.
+    const rel = relative(project.config.root, file);
     try {
-      text = execFileSync('git', ['show', `${ref}:${rel}`], { cwd: project.config.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      text = execFileSync('git', ['show', `${ref}:./${rel}`], { cwd: project.config.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
-      throw new InputError('usage', `Cannot read the tools baseline at \`${ref}\`: ${String((error as { stderr?: string }).stderr ?? (error as Error).message).trim()}`, { file: rel });
+      throw new InputError('usage', `Cannot read the tools baseline at \`${ref}\`: ${String((error as { stderr?: string }).stderr ?? (error as Error).message).trim()}`, { file: project.display(file) });
     }
   }
   return normalizeTools(JSON.parse(text), project.display(file));
@@ -90,7 +92,7 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
     if (result.status === 'missing') {
       out.push(report(snapshotRules.missing, { message: `No snapshot for \`${prompt}\` case \`${caseName}\`; run \`npm test -- -u\` to write it, then review and commit it`, file: result.file }));
     } else if (result.status === 'mismatch') {
-      out.push(report(snapshotRules.outdated, { message: `The rendered prompt \`${prompt}\` case \`${caseName}\` differs from its snapshot; review the diff, then run \`npm test -- -u\` to accept it\n${result.diff ?? ''}`, file: result.file }));
+      out.push(report(snapshotRules.outdated, { message: `The rendered prompt \`${prompt}\` case \`${caseName}\` differs from its snapshot; review the diff, then run \`npm test -- -u\` to accept it`, file: result.file, ...(result.diff === undefined ? {} : { detail: result.diff }) }));
     }
   }
   for (const prompt of module.prompts.keys()) {
@@ -102,6 +104,9 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   const baselineFile = `${config.snapshots}/tools.json`;
   const baseline = reconcile(baselineFile, formatToolsBaseline(tools), 'none');
   if (baseline.status === 'missing') out.push(report(snapshotRules.missing, { message: 'No tools baseline; run `npm test -- -u` to write it, then commit it', file: baseline.file }));
+  else if (baseline.status === 'mismatch') {
+    out.push(report(snapshotRules.outdated, { message: 'The tool definitions differ from the baseline; review the diff, then run `npm test -- -u` to accept it', file: baseline.file, ...(baseline.diff === undefined ? {} : { detail: baseline.diff }) }));
+  }
 
   if (tools.some((t) => t.handler !== undefined && !t.generated)) {
     const { checkHandlers } = await import('./handler.js');
@@ -121,7 +126,18 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   if (old) out.push(...(await diffWithWitnesses(old, tools, config.recorded ?? [], project)));
   if (config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
 
-  return applyProjectPolicy(project, dedupe(out));
+  return relativePaths(project, await applyProjectPolicy(project, dedupe(out)));
+}
+
+/** Paths as the user would type them: relative to where the command runs. */
+export function relativePaths(project: Pick<Project, 'display'>, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const rel = (file: string): string => (isAbsolute(file) ? project.display(file) : file);
+  return diagnostics.map((d) => {
+    const out: Diagnostic = d.file === undefined ? { ...d } : { ...d, file: rel(d.file) };
+    if (d.related) out.related = d.related.map((r) => ({ ...r, file: rel(r.file) }));
+    if (d.witnesses) out.witnesses = d.witnesses.map((w) => (w.source === undefined ? w : { ...w, source: rel(w.source) }));
+    return out;
+  });
 }
 
 /** Handler argument types as JSON Schema by tool name, for persisted calls replayed into handlers. */

@@ -47,6 +47,8 @@ export interface Diagnostic {
   related?: Array<Place & { message: string }>;
   /** What to change, when it is known. */
   fix?: string;
+  /** Supplementary text printed below the finding, such as a snapshot's line diff. */
+  detail?: string;
   /** Docs entry of the rule. */
   url?: string;
   /** 0-based offset in the text the finding was made in (a rendered prompt); mapped to `file`/`line` by the source map. */

@@ -53,6 +53,7 @@ export function formatPretty(diagnostics: readonly Diagnostic[], options: { colo
       out.push(`          witnesses: ${shown}${more > 0 ? `, and ${more} more` : ''}`);
     }
     if (d.fix !== undefined) out.push(`          fix: ${d.fix}`);
+    if (d.detail !== undefined) out.push(...d.detail.split('\n').map((l) => `          ${l}`));
     for (const r of d.related ?? []) out.push(`          ${r.message}: ${r.file}${r.line === undefined ? '' : `:${r.line}`}`);
   }
   const s = summarize(diagnostics);
@@ -81,7 +82,7 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
         d.column === undefined ? undefined : `col=${d.column}`,
         `title=${escapeProperty(d.ruleId)}`,
       ].filter((p) => p !== undefined);
-      const extra = d.fix === undefined ? '' : `\n${d.fix}`;
+      const extra = (d.fix === undefined ? '' : `\n${d.fix}`) + (d.detail === undefined ? '' : `\n${d.detail}`);
       return `::${level[d.severity]} ${props.join(',')}::${escapeData(d.message + extra)}\n`;
     })
     .join('');
@@ -105,6 +106,8 @@ export function formatMarkdown(diagnostics: readonly Diagnostic[], title = 'prom
     const fix = d.fix === undefined ? '' : ` **Fix:** ${d.fix}`;
     lines.push(`| ${mark[d.severity]} | \`${d.ruleId}\` | ${cell(where)} | ${cell(d.message + witnesses + fix)} |`);
   }
+  const details = sortDiagnostics(diagnostics).filter((d) => d.detail !== undefined);
+  for (const d of details) lines.push('', `<details><summary>${d.ruleId}: ${d.file ?? ''}</summary>`, '', '```diff', d.detail!, '```', '', '</details>');
   return `${lines.join('\n')}\n`;
 }
 

@@ -109,8 +109,8 @@ test('a wording change in a tool description fails as an outdated snapshot with 
     const result = cli(['check'], { cwd: demo.dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('snapshot/outdated');
-    expect(result.stdout).toMatch(/^-\s+Amount to refund in cents, e\.g\. 4200 for £42\.00\.$/m);
-    expect(result.stdout).toMatch(/^\+\s+Amount to refund, in cents\.$/m);
+    expect(result.stdout).toMatch(/^\s*-\s+Amount to refund in cents, e\.g\. 4200 for £42\.00\.$/m);
+    expect(result.stdout).toMatch(/^\s*\+\s+Amount to refund, in cents\.$/m);
   } finally {
     demo.remove();
   }

@@ -1,0 +1,161 @@
+/**
+ * JSONL files as byte ranges that start and end at line boundaries, and a fast line reader
+ * over one range. Together they let several threads read one file: the splitter counts the
+ * lines before each range so that every reader numbers its lines as a single pass would.
+ *
+ * Lines end the way `node:readline` ends them (`\n`, `\r\n`, or a lone `\r`), so the line
+ * numbers agree with `readRecordedCalls`. Ranges are cut only right after a `\n` byte,
+ * which never falls inside a UTF-8 sequence or between the two bytes of `\r\n`.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** Bytes `[start, end)` of a file, whose first line is line `firstLine` (1-based) of the file. */
+export interface LineRange {
+  start: number;
+  end: number;
+  firstLine: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SCAN_BUFFER = 1 << 20;
+
+/**
+ * Counts line ends in `buf[from, to)`. `pendingCR` says the byte before `from` was a `\r`
+ * whose meaning depends on the next byte; the result says the same of the byte before `to`.
+ */
+function countLineEnds(buf: Buffer, from: number, to: number, pendingCR: boolean): { count: number; pendingCR: boolean } {
+  let count = 0;
+  if (from >= to) return { count, pendingCR };
+  if (pendingCR) {
+    // `\r\n` is one line end, counted at its `\n`; a `\r` before anything else ends a line itself.
+    if (buf[from] !== LF) count++;
+    pendingCR = false;
+  }
+  const cr = buf.indexOf(CR, from);
+  if (cr === -1 || cr >= to) {
+    for (let i = buf.indexOf(LF, from); i !== -1 && i < to; i = buf.indexOf(LF, i + 1)) count++;
+    return { count, pendingCR: false };
+  }
+  for (let i = from; i < to; i++) {
+    const byte = buf[i];
+    if (byte === LF) count++;
+    else if (byte === CR) {
+      if (i + 1 === to) pendingCR = true;
+      else if (buf[i + 1] !== LF) count++;
+    }
+  }
+  return { count, pendingCR };
+}
+
+/**
+ * Splits a file into ranges of about `targetBytes` each, cut right after a `\n`, and gives
+ * each the number of its first line. One sequential pass with a 1 MB buffer; ranges are
+ * yielded as soon as they are known, so readers can start before the pass ends. An empty
+ * file gives no range.
+ */
+export async function* splitAtLines(file: string, targetBytes: number): AsyncGenerator<LineRange, void, undefined> {
+  const target = Math.max(1, Math.floor(targetBytes));
+  const handle = await open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(SCAN_BUFFER);
+    let offset = 0; // file offset of buf[0]
+    let start = 0; // start of the current range
+    let firstLine = 1;
+    let lines = 0; // line ends counted in [start, offset)
+    let pendingCR = false;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, SCAN_BUFFER, offset);
+      if (bytesRead === 0) break;
+      let from = 0;
+      // Cut every range that reaches its target inside this buffer.
+      for (;;) {
+        const want = start + target - 1 - offset; // the cut goes after the first `\n` at or beyond this index
+        if (want >= bytesRead) break;
+        const nl = buf.indexOf(LF, Math.max(from, want));
+        if (nl === -1 || nl >= bytesRead) break;
+        const counted = countLineEnds(buf, from, nl + 1, pendingCR);
+        lines += counted.count;
+        pendingCR = counted.pendingCR;
+        const end = offset + nl + 1;
+        yield { start, end, firstLine };
+        start = end;
+        firstLine += lines;
+        lines = 0;
+        from = nl + 1;
+      }
+      const counted = countLineEnds(buf, from, bytesRead, pendingCR);
+      lines += counted.count;
+      pendingCR = counted.pendingCR;
+      offset += bytesRead;
+    }
+    if (offset > start) yield { start, end: offset, firstLine };
+  } finally {
+    await handle.close();
+  }
+}
+
+const blank = /^\s*$/;
+const lineEnd = /\r\n|\n|\r/g;
+
+/**
+ * Calls `onLine(text, line)` for every non-blank line of `file` (or of one range of it), in
+ * order, with its 1-based line number in the whole file, exactly as `readRecordedCalls`
+ * reads lines: `\n`, `\r\n` and a lone `\r` end a line, blank lines are skipped but counted,
+ * a byte-order mark is dropped from line 1. Reads 1 MB at a time and decodes whole runs of
+ * lines at once, so memory stays constant whatever the size of the file (one line at most
+ * is held beyond the buffer). Rejects when the file cannot be opened or read.
+ */
+export async function forEachLine(file: string, range: LineRange | undefined, onLine: (text: string, line: number) => void): Promise<void> {
+  const start = range?.start ?? 0;
+  let line = range?.firstLine ?? 1;
+  if (range !== undefined && range.end <= range.start) return;
+  const stream = createReadStream(file, { start, ...(range === undefined ? {} : { end: range.end - 1 }), highWaterMark: SCAN_BUFFER });
+
+  const emit = (text: string) => {
+    const n = line++;
+    const first = text.charCodeAt(0);
+    // Almost every line starts with `{` or `[`: skip the regex for those.
+    if (first !== 0x7b && first !== 0x5b && blank.test(text)) return;
+    onLine(n === 1 && first === 0xfeff ? text.slice(1) : text, n);
+  };
+  /** Every line of a text that ends with a line end (or, at the end of input, is the last line). */
+  const emitAll = (text: string, last: boolean) => {
+    if (text.indexOf('\r') === -1) {
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+        emit(text.slice(from, nl));
+        from = nl + 1;
+      }
+      if (last && from < text.length) emit(text.slice(from));
+      return;
+    }
+    let from = 0;
+    lineEnd.lastIndex = 0;
+    for (let m = lineEnd.exec(text); m !== null; m = lineEnd.exec(text)) {
+      emit(text.slice(from, m.index));
+      from = m.index + m[0].length;
+    }
+    if (last && from < text.length) emit(text.slice(from));
+  };
+
+  let rest: Buffer[] = [];
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const nl = chunk.lastIndexOf(LF);
+      if (nl === -1) {
+        rest.push(chunk);
+        continue;
+      }
+      const head = nl + 1 === chunk.length ? chunk : chunk.subarray(0, nl + 1);
+      const bytes = rest.length === 0 ? head : Buffer.concat([...rest, head]);
+      rest = nl + 1 === chunk.length ? [] : [chunk.subarray(nl + 1)];
+      // The text ends with `\n`, so a `\r` at its end is never cut from its `\n`.
+      emitAll(bytes.toString('utf8'), false);
+    }
+    if (rest.length > 0) emitAll(Buffer.concat(rest).toString('utf8'), true);
+  } finally {
+    stream.destroy();
+  }
+}
