@@ -134,7 +134,7 @@ async function planWorkers(files: readonly string[], opts: ValidateRecordedOptio
   const { availableParallelism } = await import('node:os');
   const cores = availableParallelism();
   if (requested === undefined && (total <= (opts.parallelThreshold ?? DEFAULT_THRESHOLD) || cores < 2)) return undefined;
-  const workers = requested ?? cores;
+  let workers = requested ?? cores;
   // Run from the sources (ts-jest, ts-node) there is no compiled worker script: stay in this thread.
   const script = new URL('./recorded-worker.js', import.meta.url);
   const { existsSync } = await import('node:fs');
@@ -142,6 +142,8 @@ async function planWorkers(files: readonly string[], opts: ValidateRecordedOptio
   // A few ranges per worker keeps the threads busy to the end without many round trips.
   const perWorker = Math.max(1, Math.ceil(total / (workers * 32 * MiB)));
   const chunkBytes = opts.chunkBytes ?? Math.max(MiB, Math.ceil(total / (workers * perWorker)));
+  // No more threads than ranges.
+  workers = Math.max(1, Math.min(workers, Math.ceil(total / chunkBytes)));
   return { workers, chunkBytes, script };
 }
 
@@ -178,15 +180,21 @@ async function runWorkers(plan: WorkerPlan, files: readonly string[], data: Reco
     const worker = new Worker(plan.script, { workerData: data });
     threads.push(worker);
     let settle: { resolve: (reply: RecordedWorkerReply) => void; reject: (error: unknown) => void } | undefined;
+    let broken: unknown;
+    const stop = (error: unknown) => {
+      broken ??= error;
+      settle?.reject(error);
+    };
     worker.on('message', (reply: RecordedWorkerReply) => settle?.resolve(reply));
-    worker.on('error', (error) => settle?.reject(error));
-    worker.on('exit', (code) => settle?.reject(new Error(`A validation worker stopped (exit code ${code})`)));
+    worker.on('error', stop);
+    worker.on('exit', (code) => stop(new Error(`A validation worker stopped (exit code ${code})`)));
     for (;;) {
       if (failed) return;
       const next = await nextTask();
       if (next.done) return;
       const task = next.value;
       const reply = await new Promise<RecordedWorkerReply>((resolve, reject) => {
+        if (broken !== undefined) return reject(broken);
         settle = { resolve, reject };
         worker.postMessage(task);
       });
