@@ -7,6 +7,7 @@
  * numbers agree with `readRecordedCalls`. Ranges are cut only right after a `\n` byte,
  * which never falls inside a UTF-8 sequence or between the two bytes of `\r\n`.
  */
+import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 
@@ -97,6 +98,11 @@ export async function* splitAtLines(file: string, targetBytes: number): AsyncGen
 }
 
 const blank = /^\s*$/;
+
+/** UTF-8 bytes as a string; pure ASCII (most logs) is copied as Latin-1, twice as fast and the same text. */
+function decode(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
 const lineEnd = /\r\n|\n|\r/g;
 
 /**
@@ -152,9 +158,9 @@ export async function forEachLine(file: string, range: LineRange | undefined, on
       const bytes = rest.length === 0 ? head : Buffer.concat([...rest, head]);
       rest = nl + 1 === chunk.length ? [] : [chunk.subarray(nl + 1)];
       // The text ends with `\n`, so a `\r` at its end is never cut from its `\n`.
-      emitAll(bytes.toString('utf8'), false);
+      emitAll(decode(bytes), false);
     }
-    if (rest.length > 0) emitAll(Buffer.concat(rest).toString('utf8'), true);
+    if (rest.length > 0) emitAll(decode(Buffer.concat(rest)), true);
   } finally {
     stream.destroy();
   }

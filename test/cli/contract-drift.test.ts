@@ -148,3 +148,45 @@ test('the demo fixtures look like production: about 3% legacy orders, refunds up
     demo.remove();
   }
 });
+
+test('a stale example under a retrieval key no case uses is still caught', () => {
+  const demo = demoCopy();
+  try {
+    const file = 'prompts/stubs/help_center.yaml';
+    demo.edit(file, '  no_results: []', '  gift_cards:\n    - id: HC-410\n      title: Gift cards\n      body: Gift cards cannot be refunded.\n      resolution:\n        name: issue_store_credit\n        arguments:\n          customer_id: C-1\n          amount_cents: 500\n\n  no_results: []');
+    const result = check(demo.dir);
+    expect(result.code).toBe(1);
+    const hit = report(result).diagnostics.find((d) => d.ruleId === 'example/invalid-arguments');
+    expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'customer_id: C-1\n'), instancePath: '/customer_id' });
+  } finally {
+    demo.remove();
+  }
+});
+
+test('clean tool changes are not flagged: wording, a loosened bound, a new optional parameter', () => {
+  const demo = demoCopy();
+  try {
+    demo.edit('prompts/tools/index.ts', 'amount_cents: z.number().int().min(1).max(50_000)', 'amount_cents: z.number().int().min(1).max(75_000)');
+    demo.edit('prompts/tools/index.ts', 'limit: z.number().int().min(1).max(10).default(3),', 'limit: z.number().int().min(1).max(10).default(3),\n      include_archived: z.boolean().optional(),');
+    demo.edit('prompts/tools/descriptions.yaml', 'Report where a refund is', 'Tell where a refund is');
+    const found = report(check(demo.dir)).diagnostics;
+    expect(found.filter((d) => !d.ruleId.startsWith('snapshot/'))).toEqual([]);
+    expect(found.length).toBeGreaterThan(0); // the snapshots show the change for review
+  } finally {
+    demo.remove();
+  }
+});
+
+test('an unreachable conversation store cannot run: exit 2 naming the source', () => {
+  const demo = demoCopy();
+  try {
+    demo.edit('prompt-contract.config.ts', 'sqlite: demoConversationStore(),', "sqlite: 'missing/conversations.db',");
+    const result = check(demo.dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('support-conversations');
+    expect(result.stderr).toContain('persisted/unreachable');
+  } finally {
+    demo.remove();
+  }
+});

@@ -1,0 +1,328 @@
+#!/usr/bin/env node
+// prompt-contract benchmarks: every figure is a ratio against a floor or a peer measured in
+// the same run on the same input, and every benchmark checks that both sides did the same
+// work (same rows, same findings). Measures the built package: run `npm run build` first.
+//
+//   node bench/run.js                 full run, readable table (several minutes, writes a 1 GB file)
+//   node bench/run.js --quick --json  small inputs, JSON only, under a minute
+//   --strict                          also exit 1 when a target is missed
+//
+// Exit codes: 0 done, 1 a benchmark's two sides did not do the same work (or --strict and a
+// target missed), 2 cannot run (no dist/, no python3 + jsonschema).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dataDir, longPrompt, recordedFile } from './lib/data.js';
+import { parseFloor } from './lib/floor.js';
+import { summarize } from './lib/summary.js';
+import { benchTools } from './lib/tools.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const asJson = args.has('--json');
+const strict = args.has('--strict');
+const log = (text) => process.stderr.write(`${text}\n`);
+
+if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'dist', 'checks', 'recorded-worker.js'))) {
+  log('bench: dist/ is missing; run `npm run build` first');
+  process.exit(2);
+}
+const { extractToolCalls, normalizeTools } = await import('../dist/index.js');
+const { validateRecordedFiles } = await import('../dist/checks/recorded-files.js');
+const tools = normalizeTools(benchTools);
+
+/** Two sides of a benchmark did different work: the figure would mean nothing. */
+class Mismatch extends Error {}
+function same(what, a, b) {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  if (x !== y) throw new Mismatch(`${what}: ${x} != ${y}`);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const round = (x) => Math.round(x * 100) / 100;
+
+/** Wall and CPU milliseconds of one call (CPU: every thread of this process). */
+async function timed(fn) {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await fn();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000, value };
+}
+
+/**
+ * Runs `a` and `b` alternately after one warm-up each; medians of wall and CPU time, and
+ * the result of each side's last run.
+ */
+async function compare(a, b, runs) {
+  await a();
+  await b();
+  const ta = { wall: [], cpu: [] };
+  const tb = { wall: [], cpu: [] };
+  let va;
+  let vb;
+  for (let i = 0; i < runs; i++) {
+    const ra = await timed(a);
+    const rb = await timed(b);
+    ta.wall.push(ra.wall);
+    ta.cpu.push(ra.cpu);
+    tb.wall.push(rb.wall);
+    tb.cpu.push(rb.cpu);
+    va = ra.value;
+    vb = rb.value;
+  }
+  return {
+    a: { wall: median(ta.wall), cpu: median(ta.cpu), value: va },
+    b: { wall: median(tb.wall), cpu: median(tb.cpu), value: vb },
+  };
+}
+
+/** Median wall milliseconds of a command run `runs` times (after one warm-up) and its exit code. */
+function wallOf(command, argv, runs, options = {}) {
+  const times = [];
+  let status;
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(command, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...options });
+    const t = performance.now() - t0;
+    if (r.error) throw r.error;
+    if (status !== undefined && r.status !== status) throw new Mismatch(`\`${argv.join(' ')}\` exited ${r.status}, earlier ${status}`);
+    status = r.status;
+    if (i > 0) times.push(t);
+    if (status !== 0 && status !== 1) throw new Error(`\`${command} ${argv.join(' ')}\` could not run (exit ${status}):\n${r.stderr}${r.stdout}`.slice(0, 2000));
+  }
+  return { wall: median(times), status };
+}
+
+const recordedSize = quick ? 100_000 : 1_000_000;
+let recorded;
+const results = [];
+let oursSingleCpu;
+let oursSingleWall;
+
+function result(name, ratio, target, met, detail) {
+  const r = { name, ratio: round(ratio), target, met, detail };
+  results.push(r);
+  log(`  ${name}: ${r.ratio} (${target}${met === null ? '' : met ? ', met' : ', MISSED'})`);
+  return r;
+}
+
+async function recordedFloor() {
+  const runs = quick ? 5 : 5;
+  const { a: floor, b: ours } = await compare(
+    () => parseFloor(recorded.file),
+    () => validateRecordedFiles(tools, [recorded.file], { workers: 1 }),
+    runs,
+  );
+  const found = summarize(ours.value);
+  same('rows parsed (floor) vs calls read (ours)', floor.value.parsed, found.calls);
+  same('unparseable lines (floor) vs unreadable lines (ours)', floor.value.failed, found.corrupt);
+  same('rows (generator) vs rows (ours)', recorded.rows, found.calls + found.corrupt);
+  same('invalid rows (generator) vs invalid rows (ours)', recorded.invalid, found.invalid);
+  same('unknown-tool rows (generator) vs ours', recorded.unknown, found.unknown);
+  oursSingleCpu = ours.cpu;
+  oursSingleWall = ours.wall;
+  const ratio = ours.cpu / floor.cpu;
+  result(
+    'recorded-vs-json-parse-floor',
+    ratio,
+    '<= 1.25',
+    ratio <= 1.25,
+    `CPU time to validate ${recorded.rows.toLocaleString('en-US')} recorded calls (${(recorded.bytes / 2 ** 20).toFixed(0)} MiB, ${recorded.invalid} invalid, ${recorded.unknown} unknown-tool, ${recorded.corrupt} unreadable) with validateRecordedFiles({workers: 1}), ${ms(ours.cpu)} ms, ` +
+      `divided by reading the same file in 1 MiB chunks and JSON.parse of each line, ${ms(floor.cpu)} ms; median of ${runs} alternating runs after a warm-up. Wall: ${ms(ours.wall)} / ${ms(floor.wall)} ms = ${(ours.wall / floor.wall).toFixed(2)}. Same rows, unreadable lines and invalid counts checked.`,
+  );
+}
+
+async function recordedPython() {
+  const probe = spawnSync('python3', ['-c', 'import jsonschema'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    log('bench: python3 with jsonschema is needed for recorded-vs-python-jsonschema');
+    process.exit(2);
+  }
+  const toolsFile = join(dataDir, 'bench-tools.json');
+  writeFileSync(toolsFile, JSON.stringify(benchTools));
+  const runs = 3;
+  const sample = quick ? 2_000 : 20_000;
+  const outs = [];
+  for (let i = 0; i < runs; i++) {
+    const out = execFileSync('python3', [join(root, 'bench', 'lib', 'python_validate.py'), toolsFile, recorded.file, String(i === 0 ? sample : 0)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    outs.push(JSON.parse(out));
+  }
+  const py = outs[0];
+  same('rows (Python) vs rows (generator)', py.rows, recorded.rows);
+  same('invalid rows (Python) vs invalid rows (generator, ours)', py.invalid, recorded.invalid);
+  same('unknown-tool rows (Python) vs generator', py.unknown, recorded.unknown);
+  same('unreadable lines (Python) vs generator', py.corrupt, recorded.corrupt);
+  const pyMs = median(outs.map((o) => o.seconds * 1000));
+  const ratio = pyMs / oursSingleCpu;
+  const s = py.validate_sample;
+  const perCallMs = (s.seconds * 1000 * recorded.rows) / s.rows;
+  result(
+    'recorded-vs-python-jsonschema',
+    ratio,
+    '>= 10',
+    ratio >= 10,
+    `CPU time of ${py.versions}, with one compiled Draft202012Validator per tool and .is_valid(args) per row over the same ${recorded.rows.toLocaleString('en-US')} rows (json.loads per line), ${ms(pyMs)} ms (median of ${runs}), ` +
+      `divided by ours single-threaded, ${ms(oursSingleCpu)} ms. Per-call jsonschema.validate(args, schema) on the first ${s.rows.toLocaleString('en-US')} rows: ${((s.seconds * 1e6) / s.rows).toFixed(1)} us a row, ${ms(perCallMs)} ms scaled to the file, ${(perCallMs / oursSingleCpu).toFixed(0)}x ours. Both count ${py.invalid} invalid rows.`,
+  );
+}
+
+async function extractRemark() {
+  const { remarkExamples } = await import('./lib/remark-visit.js');
+  const prompt = longPrompt(50_000);
+  const runs = quick ? 30 : 100;
+  const ours = () => extractToolCalls(prompt.text, { tools, mode: 'fast' });
+  const theirs = () => remarkExamples(prompt.text);
+  // Short runs: time a batch per sample so the clock's resolution does not matter.
+  const batch = 5;
+  const { a: remark, b: fast } = await compare(
+    () => {
+      let r;
+      for (let i = 0; i < batch; i++) r = theirs();
+      return r;
+    },
+    () => {
+      let r;
+      for (let i = 0; i < batch; i++) r = ours();
+      return r;
+    },
+    runs,
+  );
+  const mine = fast.value.examples.map((e) => ({ name: e.name, arguments: e.arguments }));
+  same('examples (remark visit) vs examples (generator)', remark.value, prompt.examples);
+  same('examples (ours) vs examples (generator)', mine, prompt.examples);
+  const ratio = remark.cpu / fast.cpu;
+  result(
+    'extract-vs-remark-full',
+    ratio,
+    '>= 3',
+    ratio >= 3,
+    `CPU time of unified().use(remark-parse).parse plus a tree walk reading fences and <tool_call> tags, ${ms(remark.cpu / batch)} ms a prompt, divided by extractToolCalls(text, {mode: 'fast'}), ${ms(fast.cpu / batch)} ms, ` +
+      `on a generated ${(prompt.text.length / 1024).toFixed(0)} KiB prompt (prose, lists, block quotes, ts code, ${prompt.examples.length} examples in tool_call/json fences and Hermes tags); median of ${runs} batches of ${batch}. Both find the same ${prompt.examples.length} examples in order.`,
+  );
+}
+
+async function workersSpeedup() {
+  const cores = availableParallelism();
+  const runs = 3;
+  const { a: one, b: all } = await compare(
+    () => validateRecordedFiles(tools, [recorded.file], { workers: 1 }),
+    () => validateRecordedFiles(tools, [recorded.file], { workers: cores }),
+    runs,
+  );
+  same('diagnostics (1 thread) vs diagnostics (all cores)', one.value, all.value);
+  const ratio = one.wall / all.wall;
+  result(
+    'recorded-workers-speedup',
+    ratio,
+    '>= 1.5 on 2 cores',
+    cores < 2 ? null : ratio >= 1.5,
+    `Wall time of validateRecordedFiles on ${recorded.rows.toLocaleString('en-US')} rows (${(recorded.bytes / 2 ** 20).toFixed(0)} MiB) in this thread, ${ms(one.wall)} ms, divided by ${cores} worker threads (line-aligned byte ranges, states merged in order), ${ms(all.wall)} ms; median of ${runs} alternating runs. Identical diagnostics checked (ids, lines, counts). Machine load average at the time: ${loadavg()[0].toFixed(1)}.`,
+  );
+}
+
+function checkDemo() {
+  const runs = quick ? 3 : 7;
+  const bare = wallOf(process.execPath, ['-e', ''], runs);
+  const check = wallOf(process.execPath, ['dist/cli.js', 'check'], runs);
+  const jestRuns = quick ? 1 : 3;
+  const jest = (file) => wallOf(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', file], jestRuns);
+  const empty = join(root, 'test', 'bench-empty.bench-tmp.test.ts');
+  const cleanup = () => rmSync(empty, { force: true });
+  process.once('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  let suite;
+  let baseline;
+  try {
+    writeFileSync(empty, "// Temporary: the bench's empty-suite baseline; removed when the benchmark ends.\ntest('nothing', () => {});\n");
+    baseline = jest('test/bench-empty.bench-tmp.test.ts');
+    suite = jest('test/contract.test.ts');
+  } finally {
+    cleanup();
+  }
+  if (suite.status !== 0) throw new Mismatch(`the contract suite failed (exit ${suite.status}); its time would not be a full run`);
+  const ratio = check.wall / bare.wall;
+  result(
+    'check-demo',
+    ratio,
+    'report only',
+    null,
+    `Wall time of \`node dist/cli.js check\` on the demo, ${ms(check.wall)} ms (exit ${check.status}), divided by \`node -e ""\`, ${ms(bare.wall)} ms; median of ${runs}. ` +
+      `Jest contract suite (test/contract.test.ts), ${ms(suite.wall)} ms, divided by an empty test file in the same config, ${ms(baseline.wall)} ms: ${(suite.wall / baseline.wall).toFixed(2)} (median of ${jestRuns}).`,
+  );
+  results.at(-1).jestRatio = round(suite.wall / baseline.wall);
+}
+
+function peakRss() {
+  const big = recordedFile({ bytes: 2 ** 30, name: 'recorded-1gib' });
+  const child = (file, workers) => {
+    const argv = [join(root, 'bench', 'lib', 'rss-child.js'), file, ...(workers === undefined ? [] : [String(workers)])];
+    return JSON.parse(execFileSync(process.execPath, argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 }));
+  };
+  const auto = child(big.file);
+  const single = child(big.file, 1);
+  const small = child(recorded.file);
+  for (const [what, run] of [['all cores', auto], ['one thread', single]]) {
+    same(`rows (generator) vs rows (ours, ${what}, 1 GiB)`, big.rows, run.found.calls + run.found.corrupt);
+    same(`invalid rows (generator) vs ours (${what}, 1 GiB)`, big.invalid, run.found.invalid);
+  }
+  const mib = (kib) => kib / 1024;
+  const peak = Math.max(auto.maxRssKiB, single.maxRssKiB);
+  const ratio = mib(auto.maxRssKiB) / mib(small.maxRssKiB);
+  result(
+    'recorded-peak-rss',
+    ratio,
+    '<= 200 MiB at 1 GiB, constant',
+    mib(peak) <= 200,
+    `Peak RSS of a fresh process validating a ${(big.bytes / 2 ** 30).toFixed(2)} GiB JSONL (${big.rows.toLocaleString('en-US')} rows) with default options (worker threads): ${mib(auto.maxRssKiB).toFixed(0)} MiB, ` +
+      `divided by the same on the ${(recorded.bytes / 2 ** 20).toFixed(0)} MiB file: ${mib(small.maxRssKiB).toFixed(0)} MiB. One thread (workers: 1) on 1 GiB: ${mib(single.maxRssKiB).toFixed(0)} MiB. ` +
+      `Wall on 1 GiB: ${(single.wall / 1000).toFixed(1)} s in one thread, ${(auto.wall / 1000).toFixed(1)} s on all cores (${(single.wall / auto.wall).toFixed(2)}x).`,
+  );
+}
+
+const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load average ${loadavg()[0].toFixed(1)} at start`;
+let mismatch = false;
+const started = performance.now();
+try {
+  log(`bench (${quick ? 'quick' : 'full'}): ${machine}`);
+  log(`generating ${recordedSize.toLocaleString('en-US')} recorded calls in bench/.data/ (cached)`);
+  recorded = recordedFile({ rows: recordedSize, name: `recorded-${recordedSize}` });
+  await recordedFloor();
+  await recordedPython();
+  await extractRemark();
+  await workersSpeedup();
+  checkDemo();
+  if (!quick) {
+    log('generating a 1 GiB file in bench/.data/ (cached) and measuring peak RSS');
+    peakRss();
+  }
+} catch (error) {
+  if (!(error instanceof Mismatch)) throw error;
+  log(`bench: the two sides did not do the same work: ${error.message}`);
+  mismatch = true;
+}
+
+if (asJson) process.stdout.write(`${JSON.stringify({ version: 1, machine, results }, null, 2)}\n`);
+else {
+  const rows = results.map((r) => [r.name, String(r.ratio), r.target, r.met === null ? '-' : r.met ? 'yes' : 'NO']);
+  const head = ['benchmark', 'ratio', 'target', 'met'];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => c.padEnd(width[i])).join('  ');
+  process.stdout.write(`\n${machine}\n\n${line(head)}\n${line(width.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}\n\n`);
+  for (const r of results) process.stdout.write(`${r.name}: ${r.detail}\n\n`);
+  process.stdout.write(`(${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+}
+const missed = results.some((r) => r.met === false);
+process.exit(mismatch || (strict && missed) ? 1 : 0);

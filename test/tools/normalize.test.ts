@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/define.js';
+import { applyDescriptions } from '../../src/tools/descriptions.js';
+import { normalizeTool, normalizeTools, ToolShapeError } from '../../src/tools/normalize.js';
+import { parseYaml } from '../../src/util/yaml.js';
+
+const params = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+
+describe('every provider shape reads as one ToolSpec', () => {
+  test.each([
+    ['anthropic', { name: 'w', description: 'd', input_schema: params }],
+    ['openai-chat', { type: 'function', function: { name: 'w', description: 'd', parameters: params, strict: true } }],
+    ['openai-responses', { type: 'function', name: 'w', description: 'd', parameters: params }],
+    ['mcp', { name: 'w', description: 'd', inputSchema: params }],
+    ['gemini-json-schema', { name: 'w', description: 'd', parametersJsonSchema: params }],
+    ['bedrock', { toolSpec: { name: 'w', description: 'd', inputSchema: { json: params } } }],
+    ['plain', { name: 'w', description: 'd', parameters: params }],
+  ] as const)('%s', (shape, input) => {
+    const tool = normalizeTool(input);
+    expect(tool).toMatchObject({ name: 'w', description: 'd', inputSchema: params, origin: { shape } });
+  });
+
+  test('Gemini OpenAPI types become JSON Schema, nullable becomes a null union', () => {
+    const tool = normalizeTool({ name: 'w', parameters: { type: 'OBJECT', properties: { n: { type: 'INTEGER', nullable: true }, tags: { type: 'ARRAY', items: { type: 'STRING' } } } } });
+    expect(tool.origin.shape).toBe('gemini');
+    expect(tool.inputSchema).toEqual({ type: 'object', properties: { n: { type: ['integer', 'null'] }, tags: { type: 'array', items: { type: 'string' } } } });
+  });
+
+  test('zod in any slot is converted from its input type; Vercel AI SDK records take names from keys', () => {
+    const tools = normalizeTools({
+      get_weather: { description: 'Weather', inputSchema: z.object({ city: z.string(), unit: z.enum(['c', 'f']).default('c') }) },
+      wrapped: { description: 'Wrapped', inputSchema: { jsonSchema: params } },
+    });
+    expect(tools.map((t) => [t.name, t.origin.shape])).toEqual([['get_weather', 'vercel-ai'], ['wrapped', 'vercel-ai']]);
+    // `unit` has a default: optional for the model that writes the call.
+    expect(tools[0]!.inputSchema.required).toEqual(['city']);
+    expect(tools[0]!.generated).toBe(true);
+    expect(tools[1]!.inputSchema).toEqual(params);
+  });
+
+  test('lists, {tools: [...]} and Gemini functionDeclarations', () => {
+    expect(normalizeTools([{ name: 'a', inputSchema: params }, { name: 'b', input_schema: params }]).map((t) => t.name)).toEqual(['a', 'b']);
+    expect(normalizeTools({ tools: [{ name: 'a', inputSchema: params }] }, 'mcp.json')[0]!.origin).toEqual({ shape: 'mcp', file: 'mcp.json', index: 0 });
+    expect(normalizeTools([{ functionDeclarations: [{ name: 'g', parameters: params }] }]).map((t) => t.name)).toEqual(['g']);
+  });
+
+  test('defineTool output passes through with its handler and generated flag', () => {
+    const tool = defineTool({ name: 'refund', input: z.object({ cents: z.number().int().max(10) }) });
+    const [again] = normalizeTools([tool]);
+    expect(again).toMatchObject({ name: 'refund', generated: true, handler: { kind: 'zod' } });
+    expect(again!.inputSchema).toMatchObject({ properties: { cents: { type: 'integer', maximum: 10 } } });
+  });
+
+  test('an unknown shape says which keys it expected and found', () => {
+    expect(() => normalizeTool({ title: 'x', schema: {} }, 'tools.json[3]')).toThrow(ToolShapeError);
+    expect(() => normalizeTool({ title: 'x', schema: {} }, 'tools.json[3]')).toThrow(/tools\.json\[3\]: expected a tool with `input_schema`.*found keys `title`, `schema`/);
+  });
+});
+
+describe('description mapping', () => {
+  const tools = normalizeTools([{ name: 'move', inputSchema: { type: 'object', properties: { to: { type: 'object', properties: { city: { type: 'string' } } }, items: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' } } } } } } }]);
+
+  test('merges tool and nested parameter descriptions without mutating the input', () => {
+    const doc = parseYaml('move:\n  description: Move it.\n  parameters:\n    to: Destination.\n    to.city: The city.\n    items.sku: Stock unit.\n', 'd.yaml');
+    const { tools: out, diagnostics } = applyDescriptions(tools, doc);
+    expect(diagnostics).toEqual([]);
+    expect(out[0]!.description).toBe('Move it.');
+    expect(out[0]!.inputSchema).toMatchObject({ properties: { to: { description: 'Destination.', properties: { city: { description: 'The city.' } } }, items: { items: { properties: { sku: { description: 'Stock unit.' } } } } } });
+    expect(JSON.stringify(tools[0]!.inputSchema)).not.toContain('Destination');
+  });
+
+  test('a stale entry is config/unknown-description-target at its line', () => {
+    const doc = parseYaml('move:\n  parameters:\n    from: Origin.\nmissing_tool: Nothing.\n', 'd.yaml');
+    const { diagnostics } = applyDescriptions(tools, doc);
+    expect(diagnostics.map((d) => [d.ruleId, d.line, d.tool])).toEqual([
+      ['config/unknown-description-target', 3, 'move'],
+      ['config/unknown-description-target', 4, 'missing_tool'],
+    ]);
+  });
+});
