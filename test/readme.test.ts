@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { cli } from './cli/helpers.js';
+
+// The README is followed by new users: its commands and its CLI reference must stay true.
+const readme = readFileSync('README.md', 'utf8');
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+
+test('the first screen gives the install-and-check command and the test command', () => {
+  const first = /```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+  const commands = first.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('git clone')).map((l) => l.replace(/\s+#.*$/, '').trim());
+  expect(commands).toEqual([`npm ci && node ${pkg.bin['prompt-contract']} check`, 'npm test']);
+  expect(readme.indexOf('npm test')).toBeLessThan(1200);
+});
+
+test('every option the README lists for a command exists in its --help', () => {
+  const reference = /## CLI\n\n```\n([\s\S]*?)```/.exec(readme)![1]!;
+  for (const line of reference.trim().split('\n')) {
+    const command = line.split(/\s+/)[1]!;
+    const help = cli([command, '--help']).stdout;
+    for (const option of line.match(/--[a-z-]+/g) ?? []) expect({ command, option, listed: help.includes(option) }).toEqual({ command, option, listed: true });
+  }
+});
+
+test('the scripts the README names exist', () => {
+  for (const script of ['test', 'typecheck', 'bench', 'test:smoke']) expect(pkg.scripts[script]).toBeDefined();
+});
