@@ -1,7 +1,7 @@
 import Handlebars from 'handlebars';
 import type { HelperOptions } from 'handlebars';
 import { InputError } from '../util/errors.js';
-import { MarkerTable, type DataOrigin } from './source-map.js';
+import { decode, emptySourceMap, hasMarkers, MarkerTable, RegionRecorder, type DataOrigin, type SourceMap } from './source-map.js';
 
 /** A template file: its path as shown to people, its text, and the line its body starts on. */
 export interface TemplateSource {
@@ -84,83 +84,126 @@ function findPartialUse(program: Program, name: string): { line: number; column:
 }
 
 const located = Symbol('prompt-contract.located');
+// The per-render region recorder travels in Handlebars' `@data` frames, which every helper
+// and partial receives, so compiled templates can be shared between renders.
+const RECORDER = '__promptContractRegions';
+
+type Recorder = RegionRecorder | undefined;
+const recorderOf = (options: { data?: Record<string, unknown> } | undefined): Recorder => options?.data?.[RECORDER] as Recorder;
+
+/** dotprompt's helpers; with a recorder in `@data`, data they print is marked for the source map. */
+function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => DataOrigin | undefined): void {
+  hb.registerHelper('json', (value: unknown, options: HelperOptions) => {
+    const indent = options.hash?.indent as number | undefined;
+    const text = JSON.stringify(value, null, indent);
+    const origin = originOf(value);
+    const recorder = recorderOf(options);
+    return origin && recorder ? recorder.wrap(origin, text) : text;
+  });
+  hb.registerHelper('ifEquals', function (this: unknown, a: unknown, b: unknown, options: HelperOptions) {
+    return a === b ? options.fn(this) : options.inverse(this);
+  });
+  hb.registerHelper('unlessEquals', function (this: unknown, a: unknown, b: unknown, options: HelperOptions) {
+    return a !== b ? options.fn(this) : options.inverse(this);
+  });
+  // `each` over YAML examples or stub entries marks each iteration as coming from its item.
+  const each = hb.helpers.each as Handlebars.HelperDelegate;
+  hb.registerHelper('each', function (this: unknown, context: unknown, options: HelperOptions) {
+    const recorder = recorderOf(options);
+    if (!recorder) return each.call(this, context, options);
+    const fn = options.fn;
+    const traced = Object.assign((item: unknown, opts?: Handlebars.RuntimeOptions) => {
+      const out = fn(item, opts);
+      const origin = originOf(item);
+      return origin ? recorder.wrap(origin, out) : out;
+    }, fn);
+    return each.call(this, context, { ...options, fn: traced });
+  });
+}
 
 /**
- * One isolated Handlebars environment per render, set up the way prompts need it:
- * `noEscape` (HTML escaping corrupts JSON in prompts) and `strict` (a missing variable is an
+ * The Handlebars environment of one prompt module, compiled once and shared by every render:
+ * `noEscape` (HTML escaping corrupts JSON in prompts), `strict` (a missing variable is an
  * error, not an empty string), dotprompt's helpers, and markers for the source map.
  */
 export class PromptEnvironment {
-  readonly markers = new MarkerTable();
+  readonly #table = new MarkerTable();
   readonly #hb = Handlebars.create();
+  readonly #partials: Map<string, TemplateSource>;
+  readonly #originOf: (value: unknown) => DataOrigin | undefined;
   readonly #programs = new Map<string, { source: TemplateSource; program: Program }>();
+  readonly #templates = new Map<string, Handlebars.TemplateDelegate>();
+  /** Without markers, for the rare text that already holds marker code points. */
+  #plain: { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } | undefined;
+  readonly #partialsHoldMarkers: boolean;
 
   constructor(partials: Map<string, TemplateSource>, origins: WeakMap<object, DataOrigin>) {
-    const hb = this.#hb;
-    const markers = this.markers;
-    const originOf = (value: unknown): DataOrigin | undefined =>
-      typeof value === 'object' && value !== null ? origins.get(value) : undefined;
-
-    // dotprompt's `json` helper: `{{json value}}` or `{{json value indent=2}}`.
-    hb.registerHelper('json', (value: unknown, options: HelperOptions) => {
-      const indent = options.hash?.indent as number | undefined;
-      const text = JSON.stringify(value, null, indent);
-      const origin = originOf(value);
-      return origin ? markers.wrap(origin, text) : text;
-    });
-    hb.registerHelper('ifEquals', function (this: unknown, a: unknown, b: unknown, options: HelperOptions) {
-      return a === b ? options.fn(this) : options.inverse(this);
-    });
-    hb.registerHelper('unlessEquals', function (this: unknown, a: unknown, b: unknown, options: HelperOptions) {
-      return a !== b ? options.fn(this) : options.inverse(this);
-    });
-    // `each` over YAML examples or stub entries marks each iteration as coming from its item.
-    const each = hb.helpers.each as Handlebars.HelperDelegate;
-    hb.registerHelper('each', function (this: unknown, context: unknown, options: HelperOptions) {
-      const fn = options.fn;
-      const traced = Object.assign((item: unknown, opts?: Handlebars.RuntimeOptions) => {
-        const out = fn(item, opts);
-        const origin = originOf(item);
-        return origin ? markers.wrap(origin, out) : out;
-      }, fn);
-      return each.call(this, context, { ...options, fn: traced });
-    });
-
+    this.#partials = partials;
+    this.#originOf = (value) => (typeof value === 'object' && value !== null ? origins.get(value) : undefined);
+    this.#partialsHoldMarkers = [...partials.values()].some((p) => hasMarkers(p.body));
+    registerHelpers(this.#hb, this.#originOf);
     for (const [name, source] of partials) {
       const program = parseTemplate(source);
       this.#programs.set(name, { source, program });
-      const compiled = hb.compile(instrument(program, source, markers) as unknown as string, { noEscape: true, strict: true });
-      hb.registerPartial(name, ((context: unknown, options: Handlebars.RuntimeOptions) => {
+      const compiled = this.#hb.compile(instrument(program, source, this.#table) as unknown as string, { noEscape: true, strict: true });
+      this.#hb.registerPartial(name, ((context: unknown, options: Handlebars.RuntimeOptions) => {
         const out = this.#attribute(source, () => compiled(context, options));
-        const origin = originOf(context);
-        return origin ? markers.wrap(origin, out) : out;
+        const origin = this.#originOf(context);
+        const recorder = recorderOf(options as { data?: Record<string, unknown> });
+        return origin && recorder ? recorder.wrap(origin, out) : out;
       }) as unknown as Handlebars.Template);
     }
   }
 
-  /** Renders a template body with `context`; the result still holds markers (see MarkerTable.decode). */
-  render(source: TemplateSource, context: object, data: Record<string, unknown> = {}): string {
-    const program = parseTemplate(source);
-    this.#programs.set(`\0${source.file}`, { source, program });
-    const compiled = this.#hb.compile(instrument(program, source, this.markers) as unknown as string, { noEscape: true, strict: true });
+  #plainEnvironment(): { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } {
+    if (!this.#plain) {
+      const hb = Handlebars.create();
+      registerHelpers(hb, this.#originOf);
+      for (const [name, source] of this.#partials) hb.registerPartial(name, hb.compile(source.body, { noEscape: true, strict: true }));
+      this.#plain = { hb, templates: new Map() };
+    }
+    return this.#plain;
+  }
+
+  /**
+   * Renders a template body with `context`: the exact text and its source map. A text that
+   * already holds the marker code points renders without a source map rather than a wrong one.
+   */
+  render(source: TemplateSource, context: object, data: Record<string, unknown> = {}): { text: string; sourceMap: SourceMap } {
     try {
-      return this.#attribute(source, () => compiled(context, { data }));
+      if (this.#partialsHoldMarkers || hasMarkers(source.body) || hasMarkers(JSON.stringify(context) ?? '')) {
+        const plain = this.#plainEnvironment();
+        const key = `${source.file}\0${source.body}`;
+        let template = plain.templates.get(key);
+        if (!template) plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
+        const text = this.#attribute(source, () => template(context, { data }));
+        return { text, sourceMap: emptySourceMap(text) };
+      }
+      const key = `${source.file}\0${source.bodyLine}\0${source.body}`;
+      let template = this.#templates.get(key);
+      if (!template) {
+        const program = parseTemplate(source);
+        this.#programs.set(`\0${key}`, { source, program });
+        template = this.#hb.compile(instrument(program, source, this.#table) as unknown as string, { noEscape: true, strict: true });
+        this.#templates.set(key, template);
+      }
+      const recorder = new RegionRecorder();
+      const marked = this.#attribute(source, () => template(context, { data: { ...data, [RECORDER]: recorder } }));
+      const { text, map } = decode(marked, this.#table, recorder);
+      return { text, sourceMap: map };
     } catch (error) {
       throw this.#toInputError(error, source);
     }
   }
 
   /** Renders a named partial alone with `context`, as `{{> name this}}` would. */
-  renderPartial(name: string, context: object, data: Record<string, unknown> = {}, usedBy?: { file: string; line?: number }): string {
-    const partial = this.#hb.partials[name] as ((c: unknown, o: unknown) => string) | undefined;
-    if (!partial) {
-      throw new InputError('render/unknown-partial', `Unknown partial \`${name}\`, expected one of ${[...this.#programs.keys()].filter((k) => !k.startsWith('\0')).map((k) => `\`${k}\``).join(', ') || 'none (add a _name.prompt file)'}`, usedBy ?? {});
+  renderPartial(name: string, context: object, data: Record<string, unknown> = {}, usedBy?: { file: string; line?: number }): { text: string; sourceMap: SourceMap } {
+    const source = this.#partials.get(name);
+    if (!source) {
+      throw new InputError('render/unknown-partial', `Unknown partial \`${name}\`, expected one of ${[...this.#partials.keys()].map((k) => `\`${k}\``).join(', ') || 'none (add a _name.prompt file)'}`, usedBy ?? {});
     }
-    try {
-      return partial(context, { data, helpers: this.#hb.helpers, partials: this.#hb.partials, decorators: this.#hb.decorators });
-    } catch (error) {
-      throw this.#toInputError(error, usedBy ? { file: usedBy.file, body: '', bodyLine: usedBy.line ?? 1 } : undefined);
-    }
+    // A partial rendered alone is a template whose body is `{{> name this}}`, declared where it is used.
+    return this.render({ file: usedBy?.file ?? source.file, body: `{{> ${name} this}}`, bodyLine: usedBy?.line ?? 1 }, context, data);
   }
 
   /** Tags an error with the innermost template it was thrown in. */

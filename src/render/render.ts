@@ -3,7 +3,7 @@ import { InputError } from '../util/errors.js';
 import { locate } from '../util/yaml.js';
 import { PromptEnvironment } from './handlebars.js';
 import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
-import { MarkerTable, SourceMap } from './source-map.js';
+import type { SourceMap } from './source-map.js';
 
 /** The exact text a prompt sends for one case, the tools sent beside it, and where each part came from. */
 export interface RenderedCase {
@@ -43,9 +43,13 @@ function asSent(tool: ToolSpec): { name: string; description?: string; parameter
   return tool.description === undefined ? { name: tool.name, parameters: tool.inputSchema } : { name: tool.name, description: tool.description, parameters: tool.inputSchema };
 }
 
-function decode(markers: MarkerTable, marked: string): { text: string; sourceMap: SourceMap } {
-  const { text, map } = markers.decode(marked);
-  return { text, sourceMap: map };
+const environments = new WeakMap<PromptModule, PromptEnvironment>();
+
+/** One compiled environment per loaded module: templates compile once, not once per case. */
+function environmentOf(module: PromptModule): PromptEnvironment {
+  let env = environments.get(module);
+  if (!env) environments.set(module, (env = new PromptEnvironment(module.partials, module.origins)));
+  return env;
 }
 
 function lookupPrompt(module: PromptModule, name: string): PromptDefinition {
@@ -77,7 +81,7 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
   for (const reserved of ['examples', 'retrieved']) {
     if (reserved in testCase.input) throw new InputError('config/invalid', `Input \`${reserved}\` is reserved: the renderer fills it from the prompt's ${reserved === 'examples' ? 'examples file' : 'retrieval stubs'}`, { file: testCase.file, line: testCase.line });
   }
-  const env = new PromptEnvironment(module.partials, module.origins);
+  const env = environmentOf(module);
   const retrieved = testCase.retrieval === undefined ? [] : (prompt.retrieval?.entries.get(testCase.retrieval) ?? []);
   const context = {
     ...prompt.input,
@@ -85,8 +89,8 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     examples: (prompt.examples?.items ?? []).map((i) => i.value),
     retrieved: retrieved.map((i) => i.value),
   };
-  const marked = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) });
-  return { prompt: prompt.name, case: caseName, tools, ...decode(env.markers, marked) };
+  const { text, sourceMap } = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) });
+  return { prompt: prompt.name, case: caseName, tools, text, sourceMap };
 }
 
 /**
@@ -99,11 +103,11 @@ export function renderDataItems(module: PromptModule, promptName: string, regist
   const tools = toolsFor(prompt, registry);
   const out: RenderedItem[] = [];
   const renderAll = (list: DataItem[], partial: string, declaredAt: { file: string; line?: number }): void => {
+    const env = environmentOf(module);
     for (const item of list) {
-      const env = new PromptEnvironment(module.partials, module.origins);
-      const marked = env.renderPartial(partial, item.value, { prompt: prompt.name, tools: tools.map(asSent) }, declaredAt);
+      const { text, sourceMap } = env.renderPartial(partial, item.value, { prompt: prompt.name, tools: tools.map(asSent) }, declaredAt);
       const at = locate(item.origin.doc, item.origin.path);
-      out.push({ prompt: prompt.name, kind: item.origin.kind, label: `${item.origin.doc.file}:${at?.line ?? 1}`, tools, ...decode(env.markers, marked) });
+      out.push({ prompt: prompt.name, kind: item.origin.kind, label: `${item.origin.doc.file}:${at?.line ?? 1}`, tools, text, sourceMap });
     }
   };
   if (prompt.examples) renderAll(prompt.examples.items, prompt.examples.partial, prompt.examples.declaredAt);

@@ -143,58 +143,74 @@ const CLOSE = '\uE002';
 const END = '\uE003';
 const MARKERS = /[\uE000-\uE003]/;
 
-/** Collects template positions and data origins while a template renders, as inline markers. */
+/** Template positions, fixed when a template is compiled; markers refer to them by index. */
 export class MarkerTable {
   readonly points: Array<{ file: string; line: number; column: number; kind: 'content' | 'expression' }> = [];
-  readonly origins: DataOrigin[] = [];
 
   point(file: string, line: number, column: number, kind: 'content' | 'expression'): string {
     this.points.push({ file, line, column, kind });
     return `${POINT}${this.points.length - 1}${END}`;
   }
+}
+
+/** The data items one render printed, each wrapped in markers around its output. */
+export class RegionRecorder {
+  readonly origins: DataOrigin[] = [];
 
   wrap(origin: DataOrigin, text: string): string {
     this.origins.push(origin);
     const id = this.origins.length - 1;
     return `${OPEN}${id}${END}${text}${CLOSE}${id}${END}`;
   }
+}
 
-  static hasMarkers(text: string): boolean {
-    return MARKERS.test(text);
-  }
+/** True when a text already holds marker code points, so markers could not be told apart from it. */
+export function hasMarkers(text: string): boolean {
+  return MARKERS.test(text);
+}
 
-  /** Removes the markers and returns the clean text with its source map. */
-  decode(marked: string): { text: string; map: SourceMap } {
-    let text = '';
-    const points: TemplatePoint[] = [];
-    const regions: Region[] = [];
-    const open = new Map<number, number>();
-    const starts = /[\uE000-\uE002]/g;
-    let i = 0;
-    while (i < marked.length) {
-      starts.lastIndex = i;
-      const found = starts.exec(marked);
-      if (!found) {
-        text += marked.slice(i);
-        break;
-      }
-      text += marked.slice(i, found.index);
-      i = found.index;
-      const kind = marked[i];
-      const end = marked.indexOf(END, i);
-      const id = Number(marked.slice(i + 1, end));
-      i = end + 1;
-      if (kind === POINT) points.push({ offset: text.length, ...this.points[id]! });
-      else if (kind === OPEN) open.set(id, text.length);
-      else if (kind === CLOSE) {
-        const start = open.get(id);
-        const origin = this.origins[id]!;
-        const last = regions[regions.length - 1];
-        // `each` and the partial it calls both mark the same item: keep one region.
-        const same = last && last.start === start && last.end === text.length && last.origin.node === origin.node;
-        if (start !== undefined && !same) regions.push({ start, end: text.length, origin });
-      }
+/** Removes the markers and returns the clean text with its source map. */
+export function decode(marked: string, table: MarkerTable, recorder: RegionRecorder): { text: string; map: SourceMap } {
+  let text = '';
+  const points: TemplatePoint[] = [];
+  const regions: Region[] = [];
+  const open = new Map<number, number>();
+  const starts = /[\uE000-\uE002]/g;
+  let i = 0;
+  while (i < marked.length) {
+    starts.lastIndex = i;
+    const found = starts.exec(marked);
+    if (!found) {
+      text += marked.slice(i);
+      break;
     }
-    return { text, map: new SourceMap(text, points, regions) };
+    text += marked.slice(i, found.index);
+    i = found.index;
+    const kind = marked[i];
+    const end = marked.indexOf(END, i);
+    const id = end === -1 ? Number.NaN : Number(marked.slice(i + 1, end));
+    // Not one of our markers (renders check for these code points first; this keeps decode total).
+    if (!Number.isInteger(id) || (kind === POINT ? table.points[id] === undefined : recorder.origins[id] === undefined)) {
+      text += marked[i];
+      i += 1;
+      continue;
+    }
+    i = end + 1;
+    if (kind === POINT) points.push({ offset: text.length, ...table.points[id]! });
+    else if (kind === OPEN) open.set(id, text.length);
+    else if (kind === CLOSE) {
+      const start = open.get(id);
+      const origin = recorder.origins[id]!;
+      const last = regions[regions.length - 1];
+      // `each` and the partial it calls both mark the same item: keep one region.
+      const same = last && last.start === start && last.end === text.length && last.origin.node === origin.node;
+      if (start !== undefined && !same) regions.push({ start, end: text.length, origin });
+    }
   }
+  return { text, map: new SourceMap(text, points, regions) };
+}
+
+/** The source map of a text rendered without markers: it knows no places. */
+export function emptySourceMap(text: string): SourceMap {
+  return new SourceMap(text, [], []);
 }
