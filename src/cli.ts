@@ -126,17 +126,29 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
   program
     .command('diff')
-    .description('breaking changes between two tools files')
-    .argument('<old>', 'tools file before the change')
-    .argument('<new>', 'tools file after the change')
+    .description('breaking changes between two tools files (without files: the configured project against its committed baseline)')
+    .argument('[old]', 'tools file before the change')
+    .argument('[new]', 'tools file after the change')
     .option('--observed <calls...>', 'JSONL files of recorded calls, listed as witnesses of each break')
+    .option('--against <ref>', 'without files: the baseline as committed at this git ref')
+    .option('--config <file>', 'config file, when no tools files are given')
     .addOption(formatOption())
     .addOption(failOnOption())
-    .action(async (oldFile: string, newFile: string, opts: { observed?: string[]; format: FormatName; failOn: Severity }) => {
+    .action(async (oldFile: string | undefined, newFile: string | undefined, opts: { observed?: string[]; against?: string; config?: string; format: FormatName; failOn: Severity }) => {
       const { readToolsFile } = await import('./project.js');
       const { diffWithWitnesses } = await import('./checks/run.js');
-      const diagnostics = await diffWithWitnesses(readToolsFile(oldFile), readToolsFile(newFile), opts.observed ?? []);
-      setExit(await print(diagnostics, opts.format, opts.failOn));
+      if (oldFile !== undefined && newFile === undefined) throw new InputError('usage', 'Expected two tools files (OLD NEW), or none to compare the configured project with its baseline');
+      if (oldFile !== undefined && newFile !== undefined) {
+        setExit(await print(await diffWithWitnesses(readToolsFile(oldFile), readToolsFile(newFile), opts.observed ?? []), opts.format, opts.failOn));
+        return;
+      }
+      const { loadProject } = await import('./project.js');
+      const { baselineTools, relativePaths } = await import('./checks/run.js');
+      const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
+      const old = baselineTools(project, opts.against);
+      if (!old) throw new InputError('usage', 'No tools baseline to compare with: run your Jest command with `-u` to write snapshots/tools.json, or pass OLD and NEW');
+      const observed = [...(project.config.recorded ?? []), ...(opts.observed ?? [])];
+      setExit(await print(relativePaths(project, await diffWithWitnesses(old, project.tools, observed, project)), opts.format, opts.failOn));
     });
 
   program

@@ -28,8 +28,6 @@ interface MatcherThis {
 
 type MatcherResult = { pass: boolean; message: () => string };
 
-let defaultSnapshotDir = join(process.cwd(), 'snapshots');
-
 /** Jest's own update mode: `-u` is `all`, `--ci` is `none`, otherwise `new`. */
 function updateMode(state: SnapshotCounters | undefined): UpdateMode {
   return state?._updateSnapshot ?? (process.env.CI ? 'none' : 'new');
@@ -52,9 +50,9 @@ function colorDiff(diff: string, utils: MatcherThis['utils']): string {
 
 function snapshotMessage(what: string, result: SnapshotResult, utils: MatcherThis['utils']): string {
   if (result.status === 'missing') {
-    return `${what} has no snapshot, and none was written: snapshots are never written with --ci (or CI=true).\nRun \`npm test -- -u\` locally, review ${result.file} and commit it.`;
+    return `${what} has no snapshot, and none was written: snapshots are never written with --ci (or CI=true).\nRun your Jest command with \`-u\` locally, review ${result.file} and commit it.`;
   }
-  return `${what} differs from its snapshot ${result.file}.\n\n${colorDiff(result.diff ?? '', utils)}\n\nIf the change is intended, run \`npm test -- -u\` and commit the updated snapshot.`;
+  return `${what} differs from its snapshot ${result.file}.\n\n${colorDiff(result.diff ?? '', utils)}\n\nIf the change is intended, run your Jest command with \`-u\` and commit the updated snapshot.`;
 }
 
 function findingsMessage(title: string, diagnostics: readonly Diagnostic[]): string {
@@ -65,7 +63,7 @@ function findingsMessage(title: string, diagnostics: readonly Diagnostic[]): str
 export const promptMatchers = {
   /** The rendered text and its tools match the committed `snapshots/<prompt>/<case>.txt`, with Jest's update semantics. */
   toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, options: { dir?: string } = {}): MatcherResult {
-    const file = snapshotFile(options.dir ?? defaultSnapshotDir, received.prompt, received.case);
+    const file = snapshotFile(options.dir ?? join(process.cwd(), 'snapshots'), received.prompt, received.case);
     const result = reconcile(file, formatSnapshot(received), updateMode(this.snapshotState));
     count(this.snapshotState, result);
     const pass = result.status === 'matched' || result.status === 'written' || result.status === 'updated';
@@ -73,7 +71,7 @@ export const promptMatchers = {
   },
 
   /** Every tool-call example in the rendered text names a tool sent with it and fits its current schema. */
-  toHaveValidToolExamples(this: MatcherThis, received: RenderedCase | RenderedItem, options: { strict?: boolean } = {}): MatcherResult {
+  toHaveValidToolExamples(this: MatcherThis, received: RenderedCase | RenderedItem, options: { strict?: boolean; snapshots?: string } = {}): MatcherResult {
     const problems = checkRenderedExamples(received, options).filter((d) => d.severity === 'error');
     const pass = problems.length === 0;
     const name = 'case' in received ? `\`${received.prompt}\` case \`${received.case}\`` : `\`${received.prompt}\` ${received.kind} at ${received.label}`;
@@ -116,8 +114,13 @@ export async function contractSuite(options: ContractSuiteOptions = {}): Promise
   // Inside Jest, the config and the tools it imports load through Jest's own transform.
   const project = await loadProject({ ...options, importer: (file) => import(pathToFileURL(file).href) });
   const { config, module, registry, tools } = project;
-  defaultSnapshotDir = config.snapshots;
-  g.expect.extend(promptMatchers as never);
+  // The project's snapshot folder is bound into the matchers this suite registers.
+  g.expect.extend({
+    toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, o: { dir?: string } = {}) {
+      return promptMatchers.toMatchPromptSnapshot.call(this, received, { dir: config.snapshots, ...o });
+    },
+    toHaveValidToolExamples: promptMatchers.toHaveValidToolExamples,
+  } as never);
   const policy = async (d: Diagnostic[]): Promise<Diagnostic[]> => run.relativePaths(project, await run.applyProjectPolicy(project, d, { partial: true }));
   const expectAny = g.expect as unknown as (value: unknown) => { toMatchPromptSnapshot(o?: object): void; toHaveValidToolExamples(o?: object): void };
   const strict = config.strictExamples === true;
@@ -130,7 +133,7 @@ export async function contractSuite(options: ContractSuiteOptions = {}): Promise
         const rendered = renderCase(module, prompt, caseName, registry);
         // Run both expectations and report both: a stale example must not hide behind a snapshot diff.
         const failures: string[] = [];
-        for (const check of [() => expectAny(rendered).toMatchPromptSnapshot({ dir: config.snapshots }), () => expectAny(rendered).toHaveValidToolExamples({ strict })]) {
+        for (const check of [() => expectAny(rendered).toMatchPromptSnapshot({ dir: config.snapshots }), () => expectAny(rendered).toHaveValidToolExamples({ strict, snapshots: config.snapshots })]) {
           try {
             check();
           } catch (error) {
@@ -151,12 +154,10 @@ export async function contractSuite(options: ContractSuiteOptions = {}): Promise
       const file = join(config.snapshots, 'tools.json');
       const state = (g.expect.getState() as { snapshotState?: SnapshotCounters }).snapshotState;
       const mode = updateMode(state);
-      const { readFileSync, existsSync } = await import('node:fs');
-      const { normalizeTools } = await import('./tools/normalize.js');
-      if (existsSync(file) && mode !== 'all') {
-        const old = normalizeTools(JSON.parse(readFileSync(file, 'utf8')), project.display(file));
+      const old = mode === 'all' ? undefined : run.baselineTools(project);
+      if (old) {
         const found = await policy(await run.diffWithWitnesses(old, tools, config.recorded ?? [], project));
-        assertClean(`Breaking changes against ${project.display(file)} (accept them with \`npm test -- -u\` after review):`, found);
+        assertClean(`Breaking changes against ${project.display(file)} (accept them with your Jest command and \`-u\`, after review):`, found);
       }
       const result = reconcile(file, formatToolsBaseline(tools), mode);
       count(state, result);
@@ -195,8 +196,8 @@ export async function contractSuite(options: ContractSuiteOptions = {}): Promise
       if (obsolete.length === 0) return;
       const mode = updateMode((g.expect.getState() as { snapshotState?: SnapshotCounters }).snapshotState);
       if (mode === 'all') removeObsolete(config.snapshots, obsolete);
-      else if (mode === 'none') throw new Error(`Obsolete snapshot files (no prompt and case renders them):\n${obsolete.map((f) => `  ${project.display(f)}`).join('\n')}\nRun \`npm test -- -u\` to remove them.`);
-      else process.stderr.write(`prompt-contract: ${obsolete.length} obsolete snapshot file(s); \`npm test -- -u\` removes them:\n${obsolete.map((f) => `  ${project.display(f)}`).join('\n')}\n`);
+      else if (mode === 'none') throw new Error(`Obsolete snapshot files (no prompt and case renders them):\n${obsolete.map((f) => `  ${project.display(f)}`).join('\n')}\nRun your Jest command with \`-u\` to remove them.`);
+      else process.stderr.write(`prompt-contract: ${obsolete.length} obsolete snapshot file(s); \`-u\` removes them:\n${obsolete.map((f) => `  ${project.display(f)}`).join('\n')}\n`);
     });
   });
 }

@@ -7,6 +7,7 @@ import { applyDescriptions } from './tools/descriptions.js';
 import { normalizeTools, ToolShapeError } from './tools/normalize.js';
 import type { HandlerRef, ToolSpec } from './tools/types.js';
 import { InputError } from './util/errors.js';
+import { LineIndex } from './util/lines.js';
 import { readYaml } from './util/yaml.js';
 
 /** Everything a run needs, loaded once: config, tools as sent, the prompt module. */
@@ -22,6 +23,13 @@ export interface Project {
   display(path: string): string;
 }
 
+/** A JSON.parse error as an InputError at the line and column of the position it names. */
+export function jsonError(error: unknown, text: string, file: string, what: string): InputError {
+  const pos = /position (\d+)/.exec((error as Error).message)?.[1];
+  const at = pos === undefined ? undefined : new LineIndex(text).at(Number(pos));
+  return new InputError('config/json-syntax', `Invalid JSON in ${what}: ${(error as Error).message}`, { file, line: at?.line, column: at?.column });
+}
+
 /** Reads a JSON tools file (one tool, a list, `{tools: [...]}`) into ToolSpecs. */
 export function readToolsFile(file: string, shown = file): ToolSpec[] {
   let text: string;
@@ -34,9 +42,7 @@ export function readToolsFile(file: string, shown = file): ToolSpec[] {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    const pos = /position (\d+)/.exec((error as Error).message)?.[1];
-    const line = pos === undefined ? undefined : text.slice(0, Number(pos)).split('\n').length;
-    throw new InputError('config/json-syntax', `Invalid JSON in the tools file: ${(error as Error).message}`, { file: shown, line });
+    throw jsonError(error, text, shown, 'the tools file');
   }
   try {
     return normalizeTools(json, shown);
@@ -82,6 +88,12 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     const tool = tools.find((t) => t.name === name);
     if (!tool) throw new InputError('config/unknown-tool', `Unknown tool \`${name}\` in \`handlers\`, expected one of ${tools.map((t) => `\`${t.name}\``).join(', ')}`, { file: display(config.file) });
     tool.handler = handlerRef(value, config.root, name, display(config.file));
+    // A handler named in the config is the code's own type, not the zod schema the tool was generated from: compare them.
+    tool.generated = false;
+  }
+  for (const provider of config.providers ?? []) {
+    const { isProviderName, providerNames } = await import('./checks/provider/index.js');
+    if (!isProviderName(provider)) throw new InputError('config/invalid', `Unknown provider \`${provider}\` in \`providers\`, expected one of ${providerNames.map((p) => `\`${p}\``).join(', ')}`, { file: display(config.file) });
   }
   const module = loadPromptModule(config.prompts, cwd);
   return { config, tools, registry: new Map(tools.map((t) => [t.name, t])), module, diagnostics, display };

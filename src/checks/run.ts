@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
-import { atLeast, type Diagnostic } from '../report/diagnostic.js';
-import type { Project } from '../project.js';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { jsonError, readToolsFile, type Project } from '../project.js';
 import { renderCase, renderDataItems, listCases } from '../render/render.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
 import { validateRecordedFiles } from './recorded-files.js';
@@ -46,26 +46,27 @@ function lintOne(tools: readonly ToolSpec[], provider: string): Diagnostic[] {
   return lintTools(tools, provider);
 }
 
-/** The tools as they were at a git ref: the committed baseline file read through `git show`. */
-function baselineAt(project: Project, ref: string | undefined): ToolSpec[] | undefined {
-  const file = `${project.config.snapshots}/tools.json`;
+/**
+ * The committed tools baseline (`snapshots/tools.json`): the working tree's, or as committed at
+ * a git ref (`--against`). Undefined when the working tree has none yet.
+ */
+export function baselineTools(project: Project, ref?: string): ToolSpec[] | undefined {
+  const file = join(project.config.snapshots, 'tools.json');
+  const shown = project.display(file);
+  if (ref === undefined) return existsSync(file) ? readToolsFile(file, shown) : undefined;
+  // `REF:./path` is resolved by git relative to the working directory, so a project in a subfolder of its repository works.
   let text: string;
-  if (ref === undefined) {
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
-  } else {
-    // `REF:./path` is resolved by git relative to the working directory, so a project in a subfolder of its repository works.
-    const rel = relative(project.config.root, file);
-    try {
-      text = execFileSync('git', ['show', `${ref}:./${rel}`], { cwd: project.config.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (error) {
-      throw new InputError('usage', `Cannot read the tools baseline at \`${ref}\`: ${String((error as { stderr?: string }).stderr ?? (error as Error).message).trim()}`, { file: project.display(file) });
-    }
+  try {
+    text = execFileSync('git', ['show', `${ref}:./${relative(project.config.root, file)}`], { cwd: project.config.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    throw new InputError('usage', `Cannot read the tools baseline at \`${ref}\`: ${String((error as { stderr?: string }).stderr ?? (error as Error).message).trim()}`, { file: shown });
   }
-  return normalizeTools(JSON.parse(text), project.display(file));
+  try {
+    return normalizeTools(JSON.parse(text), `${ref}:${shown}`);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw jsonError(error, text, `${ref}:${shown}`, 'the tools baseline');
+    throw new InputError('config/tool-shape', (error as Error).message, { file: `${ref}:${shown}` });
+  }
 }
 
 export interface CheckOptions {
@@ -85,27 +86,27 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   const expected = new Set<string>();
   for (const { prompt, case: caseName } of listCases(module)) {
     const rendered = renderCase(module, prompt, caseName, registry);
-    out.push(...(checkRenderedExamples(rendered, { strict, compiler })));
+    out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots }));
     const file = snapshotFile(config.snapshots, prompt, caseName);
     expected.add(file);
     const result = reconcile(file, formatSnapshot(rendered), 'none');
     if (result.status === 'missing') {
-      out.push(report(snapshotRules.missing, { message: `No snapshot for \`${prompt}\` case \`${caseName}\`; run \`npm test -- -u\` to write it, then review and commit it`, file: result.file }));
+      out.push(report(snapshotRules.missing, { message: `No snapshot for \`${prompt}\` case \`${caseName}\`; run your Jest command with \`-u\` to write it, then review and commit it`, file: result.file }));
     } else if (result.status === 'mismatch') {
-      out.push(report(snapshotRules.outdated, { message: `The rendered prompt \`${prompt}\` case \`${caseName}\` differs from its snapshot; review the diff, then run \`npm test -- -u\` to accept it`, file: result.file, ...(result.diff === undefined ? {} : { detail: result.diff }) }));
+      out.push(report(snapshotRules.outdated, { message: `The rendered prompt \`${prompt}\` case \`${caseName}\` differs from its snapshot; review the diff, then run your Jest command with \`-u\` to accept it`, file: result.file, ...(result.diff === undefined ? {} : { detail: result.diff }) }));
     }
   }
   for (const prompt of module.prompts.keys()) {
     for (const item of renderDataItems(module, prompt, registry)) out.push(...(checkRenderedExamples(item, { strict, compiler })));
   }
   for (const file of findObsolete(config.snapshots, expected)) {
-    out.push(report(snapshotRules.obsolete, { message: 'Obsolete snapshot: no prompt and case renders it; `npm test -- -u` removes it', file: project.display(file) }));
+    out.push(report(snapshotRules.obsolete, { message: 'Obsolete snapshot: no prompt and case renders it; Jest with `-u` removes it', file: project.display(file) }));
   }
   const baselineFile = `${config.snapshots}/tools.json`;
   const baseline = reconcile(baselineFile, formatToolsBaseline(tools), 'none');
-  if (baseline.status === 'missing') out.push(report(snapshotRules.missing, { message: 'No tools baseline; run `npm test -- -u` to write it, then commit it', file: baseline.file }));
+  if (baseline.status === 'missing') out.push(report(snapshotRules.missing, { message: 'No tools baseline; run your Jest command with `-u` to write it, then commit it', file: baseline.file }));
   else if (baseline.status === 'mismatch') {
-    out.push(report(snapshotRules.outdated, { message: 'The tool definitions differ from the baseline; review the diff, then run `npm test -- -u` to accept it', file: baseline.file, ...(baseline.diff === undefined ? {} : { detail: baseline.diff }) }));
+    out.push(report(snapshotRules.outdated, { message: 'The tool definitions differ from the baseline; review the diff, then run your Jest command with `-u` to accept it', file: baseline.file, ...(baseline.diff === undefined ? {} : { detail: baseline.diff }) }));
   }
 
   if (tools.some((t) => t.handler !== undefined && !t.generated)) {
@@ -115,14 +116,11 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   if (config.recorded && config.recorded.length > 0) out.push(...(await validateRecordedFiles(tools, config.recorded, compiler)));
   if (config.persisted && config.persisted.length > 0) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
-    const { RecordedAccumulator, accumulate } = await import('./recorded.js');
+    const { checkPersisted } = await import('./persisted.js');
     const handlerSchemas = await handlerSchemasOf(tools);
-    for (const source of config.persisted) {
-      const acc = new RecordedAccumulator(tools, { compiler, kind: 'persisted', handlerSchemas });
-      out.push(...(await accumulate(acc, readPersistedCalls(source))).toDiagnostics());
-    }
+    for (const source of config.persisted) out.push(...(await checkPersisted(tools, readPersistedCalls(source), handlerSchemas, { compiler })));
   }
-  const old = baselineAt(project, options.against);
+  const old = baselineTools(project, options.against);
   if (old) out.push(...(await diffWithWitnesses(old, tools, config.recorded ?? [], project)));
   if (config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
 
@@ -163,6 +161,3 @@ export async function applyProjectPolicy(project: Project, diagnostics: Diagnost
   return applyPolicy(diagnostics, policy, { reportUnused: options.partial !== true });
 }
 
-export function failing(diagnostics: readonly Diagnostic[], failOn: Diagnostic['severity'] = 'error'): Diagnostic[] {
-  return diagnostics.filter((d) => atLeast(d.severity, failOn));
-}

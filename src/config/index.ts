@@ -112,6 +112,16 @@ function checkShape(config: unknown, file: string): PromptContractConfig {
   if (c.recorded !== undefined && !(Array.isArray(c.recorded) && c.recorded.every((r) => typeof r === 'string'))) {
     throw new InputError('config/invalid', 'Expected `recorded` to be a list of JSONL file paths', { file });
   }
+  if (c.rules !== undefined) {
+    if (typeof c.rules !== 'object' || c.rules === null || Array.isArray(c.rules)) throw new InputError('config/invalid', 'Expected `rules` to map rule ids (or `family/*`) to error, warning, info or off', { file });
+    for (const [id, level] of Object.entries(c.rules)) {
+      if (!/^[a-z][a-z0-9-]*\/(?:\*|[a-z0-9][a-z0-9-]*)$/.test(id)) throw new InputError('config/invalid', `Unexpected rule id \`${id}\` in \`rules\`, expected \`family/name\` or \`family/*\``, { file });
+      if (!['error', 'warning', 'info', 'off'].includes(level as string)) throw new InputError('config/invalid', `Unexpected severity ${JSON.stringify(level)} for \`${id}\` in \`rules\`, expected error, warning, info or off`, { file });
+    }
+  }
+  if (c.providers !== undefined && !(Array.isArray(c.providers) && c.providers.every((p) => typeof p === 'string'))) {
+    throw new InputError('config/invalid', 'Expected `providers` to be a list of provider names', { file });
+  }
   if (c.persisted !== undefined) {
     if (!Array.isArray(c.persisted)) throw new InputError('config/invalid', 'Expected `persisted` to be a list of sources', { file });
     c.persisted.forEach((p: unknown, i: number) => {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../util/errors.js';
 import { locate, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
@@ -195,7 +195,7 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
   }
 
   const casesDir = join(absRoot, 'cases');
-  for (const path of files.filter((f) => f.startsWith(casesDir) && /\.ya?ml$/.test(f))) {
+  for (const path of files.filter((f) => f.startsWith(casesDir + sep) && /\.ya?ml$/.test(f))) {
     const doc = readYaml(path, display(path));
     const value = doc.value;
     if (!isRecord(value)) throw new InputError('config/invalid', 'Expected a mapping with `prompt` and `cases`', { file: doc.file, line: 1 });

@@ -89,7 +89,17 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     examples: (prompt.examples?.items ?? []).map((i) => i.value),
     retrieved: retrieved.map((i) => i.value),
   };
-  const { text, sourceMap } = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) });
+  let rendered: { text: string; sourceMap: SourceMap };
+  try {
+    rendered = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) });
+  } catch (error) {
+    // A missing variable is the case's omission as much as the template's: name both.
+    if (error instanceof InputError && error.code === 'render/missing-variable') {
+      throw new InputError(error.code, `${error.message}; case \`${caseName}\` is defined at ${testCase.file}:${testCase.line}`, { file: error.file, line: error.line, column: error.column }, { cause: error });
+    }
+    throw error;
+  }
+  const { text, sourceMap } = rendered;
   return { prompt: prompt.name, case: caseName, tools, text, sourceMap };
 }
 

@@ -3,6 +3,9 @@ import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 
 const RULE = '='.repeat(72);
 
+/** The snapshot line that holds the first line of the rendered prompt (after the 7 header lines). */
+export const SNAPSHOT_TEXT_LINE = 8;
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

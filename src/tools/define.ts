@@ -18,7 +18,7 @@ export interface DefineToolOptions<Input extends z.ZodType> {
 export function defineTool<Input extends z.ZodType>(options: DefineToolOptions<Input>): ToolSpec {
   const tool: ToolSpec = {
     name: options.name,
-    inputSchema: zodToJsonSchema(options.input),
+    inputSchema: zodToJsonSchema(options.input, `\`${options.name}\``),
     origin: { shape: 'zod' },
     handler: { kind: 'zod', schema: options.input },
     generated: true,

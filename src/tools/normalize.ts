@@ -20,8 +20,14 @@ export function isZodSchema(value: unknown): value is z.ZodType {
  * a field with a default is optional for the writer (the model) even though the parsed
  * output always has it.
  */
-export function zodToJsonSchema(schema: z.ZodType): JsonSchemaObject {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaObject;
+export function zodToJsonSchema(schema: z.ZodType, name = 'a tool'): JsonSchemaObject {
+  let json: JsonSchemaObject;
+  try {
+    // `throw`, not `any`: a type JSON Schema cannot express (a date, a transform) must not silently become "accept anything".
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' }) as JsonSchemaObject;
+  } catch (error) {
+    throw new ToolShapeError(`The zod input type of ${name} cannot be sent as JSON Schema: ${(error as Error).message}; use types a model can write (strings, numbers, enums, objects, arrays)`);
+  }
   delete json.$schema;
   return json;
 }
@@ -52,7 +58,7 @@ function fromGeminiSchema(schema: unknown): unknown {
 }
 
 function schemaFrom(value: unknown, where: string): JsonSchemaObject {
-  if (isZodSchema(value)) return zodToJsonSchema(value);
+  if (isZodSchema(value)) return zodToJsonSchema(value, where);
   // Vercel AI SDK's jsonSchema() wrapper keeps the plain schema under `jsonSchema`.
   if (isObject(value) && isObject(value.jsonSchema) && !('type' in value)) return value.jsonSchema as JsonSchemaObject;
   if (isObject(value)) return value;
@@ -111,7 +117,7 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string)
     const shape: ToolShape = input.type === 'function' ? 'openai-responses' : 'plain';
     return spec(name, input.description, schemaFrom(input.parameters, `${where}.parameters`), shape, where, strict);
   }
-  if (isZodSchema(input) && nameHint) return spec(nameHint, undefined, zodToJsonSchema(input), 'zod', where, { generated: true });
+  if (isZodSchema(input) && nameHint) return spec(nameHint, undefined, zodToJsonSchema(input, `\`${nameHint}\``), 'zod', where, { generated: true });
   throw new ToolShapeError(
     `${where}: expected a tool with \`input_schema\` (Anthropic), \`function.parameters\` (OpenAI Chat), \`parameters\` (OpenAI Responses, Gemini), \`inputSchema\` (MCP, Vercel AI SDK) or \`toolSpec\` (Bedrock); found keys ${Object.keys(input).map((k) => `\`${k}\``).join(', ') || 'none'}`,
   );

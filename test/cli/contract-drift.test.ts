@@ -190,3 +190,28 @@ test('an unreachable conversation store cannot run: exit 2 naming the source', (
     demo.remove();
   }
 });
+
+test('diff without files compares the project with its committed baseline, with witnesses', () => {
+  const demo = demoCopy();
+  try {
+    demo.edit('prompts/tools/index.ts', 'amount_cents: z.number().int().min(1).max(100_000)', 'amount_cents: z.number().int().min(1).max(50_000)');
+    const result = cli(['diff', '--format', 'json'], { cwd: demo.dir });
+    expect(result.code).toBe(1);
+    const hit = report(result).diagnostics.find((d) => d.ruleId === 'compat/maximum-decreased');
+    expect(hit!.witnesses!.map((w) => w.id)).toEqual(expect.arrayContaining(['call_0054']));
+  } finally {
+    demo.remove();
+  }
+});
+
+test('a missing template variable names the case that lacks it', () => {
+  const demo = demoCopy();
+  try {
+    demo.edit('prompts/cases/refund_agent.yaml', '      message: "Do you refund gift cards?"\n', '');
+    const result = check(demo.dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/prompts\/refund_agent\.prompt:\d+:\d+: Missing template variable `message`.*case `empty_retrieval` is defined at prompts\/cases\/refund_agent\.yaml:\d+/);
+  } finally {
+    demo.remove();
+  }
+});

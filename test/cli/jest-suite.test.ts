@@ -68,7 +68,7 @@ test('a wording change fails a local run with its line diff and leaves the snaps
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/-Orders that have shipped cannot be cancelled or re-addressed/);
     expect(run.out).toMatch(/\+Orders that have shipped can no longer be cancelled or re-addressed/);
-    expect(run.out).toContain('npm test -- -u');
+    expect(run.out).toContain('Jest command with `-u`');
     expect(demo.read('snapshots/order_triage/cancellation.txt')).toBe(before);
   } finally {
     demo.remove();

@@ -78,3 +78,7 @@ describe('description mapping', () => {
     ]);
   });
 });
+
+test('a zod type JSON Schema cannot express is an error naming the tool, not "accept anything"', () => {
+  expect(() => defineTool({ name: 'book', input: z.object({ when: z.date() }) })).toThrow(/`book` cannot be sent as JSON Schema/);
+});
