@@ -2,6 +2,9 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { report, type Finding, type RuleMeta } from '../report/rule.js';
 import type { HandlerRef, JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { resolveHandlerSchema } from '../handlers/resolve.js';
+import { escapeSegment, joinPointer } from '../schema/pointer.js';
+import { resolveLocalRef } from '../schema/refs.js';
+import { isRecord, show } from '../util/values.js';
 import { handlerRules as rules } from './handler-rules.js';
 
 // Everything below runs in one direction: every value the schema lets the model send
@@ -10,27 +13,18 @@ import { handlerRules as rules } from './handler-rules.js';
 
 type Schema = JsonSchemaObject | boolean;
 
-function isObject(value: unknown): value is JsonSchemaObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Follows local `$ref`s (`#/definitions/X`, `#/$defs/X`, any local pointer); undefined when one leads outside the document. */
 function deref(schema: unknown, root: JsonSchemaObject): Schema | undefined {
   let current = schema;
+  // A bounded number of hops: `$ref`s that point at each other never reach a schema.
   for (let hops = 0; hops < 32; hops++) {
     if (typeof current === 'boolean') return current;
-    if (!isObject(current)) return undefined;
+    if (!isRecord(current)) return undefined;
     if (typeof current.$ref !== 'string') return current;
-    const ref = current.$ref;
-    if (!ref.startsWith('#')) return undefined;
-    let target: unknown = root;
-    for (const raw of ref.slice(1).split('/').slice(1)) {
-      const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      target = isObject(target) || Array.isArray(target) ? (target as Record<string, unknown>)[token] : undefined;
-    }
+    const target = resolveLocalRef(root, current.$ref);
     if (target === undefined) return undefined;
     // Sibling keywords of `$ref` (a description, a default) do not change what is accepted.
-    current = target;
+    current = target.schema;
   }
   return undefined;
 }
@@ -71,7 +65,7 @@ function typesOf(schema: Schema | undefined, root: JsonSchemaObject): Set<string
     }
     return out;
   }
-  if (isObject(schema.properties)) return new Set(['object']);
+  if (isRecord(schema.properties)) return new Set(['object']);
   if (schema.items !== undefined || schema.prefixItems !== undefined) return new Set(['array']);
   return undefined;
 }
@@ -83,7 +77,7 @@ function accepts(types: Set<string>, type: string): boolean {
 
 /** The literal values a schema admits (`enum`, `const`, or a union of them); undefined when it admits more than a list. */
 function valuesOf(schema: Schema | undefined, root: JsonSchemaObject): unknown[] | undefined {
-  if (!isObject(schema)) return undefined;
+  if (!isRecord(schema)) return undefined;
   if ('const' in schema) return [schema.const];
   if (Array.isArray(schema.enum)) return schema.enum;
   const branches = branchesOf(schema);
@@ -103,8 +97,8 @@ function shapeOf(schema: JsonSchemaObject, root: JsonSchemaObject): { properties
   const required = new Set<string>();
   let declared = false;
   const visit = (s: Schema | undefined, depth: number): void => {
-    if (!isObject(s) || depth > 8) return;
-    if (isObject(s.properties)) {
+    if (!isRecord(s) || depth > 8) return;
+    if (isRecord(s.properties)) {
       declared = true;
       for (const [k, v] of Object.entries(s.properties)) properties[k] ??= v;
     }
@@ -117,7 +111,6 @@ function shapeOf(schema: JsonSchemaObject, root: JsonSchemaObject): { properties
 
 const example: Record<string, string> = { string: '"text"', number: '1.5', integer: '1', boolean: 'true', null: 'null', object: '{}', array: '[]' };
 
-const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
 const list = (names: readonly string[]): string => `[${names.join(', ')}]`;
 const typeList = (types: Set<string>): string => [...types].map((t) => `\`${t}\``).join(' | ');
 
@@ -134,7 +127,6 @@ interface Place {
   schemaPath: string;
 }
 
-const pointer = (segments: readonly string[]): string => segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 const label = (segments: readonly string[]): string => segments.join('.').replace(/\.\*/g, '[]') || 'the arguments';
 
 class Comparison {
@@ -148,7 +140,7 @@ class Comparison {
   ) {}
 
   add(rule: RuleMeta, place: Place, finding: Omit<Finding, 'tool' | 'instancePath' | 'schemaPath'>): void {
-    const full: Finding = { tool: this.tool.name, instancePath: pointer(place.segments), schemaPath: place.schemaPath, ...finding };
+    const full: Finding = { tool: this.tool.name, instancePath: joinPointer('', ...place.segments), schemaPath: place.schemaPath, ...finding };
     if (this.tool.origin.file !== undefined) full.file = this.tool.origin.file;
     const handler = this.tool.handler;
     if (handler?.kind === 'typescript') full.related = [{ file: handler.file, message: `handler type \`${handler.type}\`` }];
@@ -158,7 +150,7 @@ class Comparison {
   compare(schemaNode: unknown, handlerNode: unknown, place: Place): void {
     const s = deref(schemaNode, this.schemaRoot);
     const h = deref(handlerNode, this.handlerRoot);
-    if (!isObject(s) || !isObject(h)) return;
+    if (!isRecord(s) || !isRecord(h)) return;
     // A recursive type meets itself again below; stop when the pair is already being compared further up.
     const pairs = this.#open.get(s) ?? new Set<object>();
     if (pairs.has(h)) return;
@@ -181,7 +173,7 @@ class Comparison {
 
     const rejected = [...schemaTypes].filter((t) => !accepts(handlerTypes, t));
     if (rejected.length > 0) {
-      const sample = example[rejected[0]!] ?? show(rejected[0]);
+      const sample = example[rejected[0]!] ?? show(rejected[0], Infinity);
       this.add(rules['type-mismatch'], place, {
         message: `\`${name}\`: \`${where}\` is ${typeList(schemaTypes)} in the schema but ${typeList(handlerTypes)} in the handler type, so the model may send \`${sample}\`, which the handler cannot take. Change the schema's \`type\` to what the handler accepts, or widen the handler type`,
         expected: [...handlerTypes],
@@ -192,20 +184,20 @@ class Comparison {
 
     const handlerValues = valuesOf(h, this.handlerRoot);
     if (handlerValues !== undefined) {
-      const allowed = new Set(handlerValues.map(show));
+      const allowed = new Set(handlerValues.map((v) => show(v, Infinity)));
       const schemaValues = valuesOf(s, this.schemaRoot);
       if (schemaValues === undefined) {
         this.add(rules['type-mismatch'], place, {
-          message: `\`${name}\`: \`${where}\` takes any ${typeList(schemaTypes)} in the schema but only ${list(handlerValues.map(show))} in the handler type, so the model may send a value the handler cannot take. Add \`enum: ${show(handlerValues)}\` to the schema`,
+          message: `\`${name}\`: \`${where}\` takes any ${typeList(schemaTypes)} in the schema but only ${list(handlerValues.map((v) => show(v, Infinity)))} in the handler type, so the model may send a value the handler cannot take. Add \`enum: ${show(handlerValues, Infinity)}\` to the schema`,
           expected: handlerValues,
-          fix: `enum: ${show(handlerValues)}`,
+          fix: `enum: ${show(handlerValues, Infinity)}`,
         });
         return;
       }
-      const extra = schemaValues.filter((v) => !allowed.has(show(v)));
+      const extra = schemaValues.filter((v) => !allowed.has(show(v, Infinity)));
       if (extra.length > 0) {
         this.add(rules['type-mismatch'], place, {
-          message: `\`${name}\`: \`${where}\` allows ${list(extra.map(show))} in the schema, which the handler type does not accept (handler accepts ${list(handlerValues.map(show))}). Remove ${extra.length === 1 ? 'it' : 'them'} from the schema's \`enum\`, or add ${extra.length === 1 ? 'it' : 'them'} to the handler type`,
+          message: `\`${name}\`: \`${where}\` allows ${list(extra.map((v) => show(v, Infinity)))} in the schema, which the handler type does not accept (handler accepts ${list(handlerValues.map((v) => show(v, Infinity)))}). Remove ${extra.length === 1 ? 'it' : 'them'} from the schema's \`enum\`, or add ${extra.length === 1 ? 'it' : 'them'} to the handler type`,
           expected: handlerValues,
           actual: extra,
         });
@@ -232,12 +224,12 @@ class Comparison {
     if (typeof h.pattern === 'string' && h.pattern !== s.pattern) found.push('pattern');
     if (typeof h.format === 'string' && h.format !== s.format) found.push('format');
     for (const keyword of found) {
-      const schemaSide = s[keyword] === undefined ? 'states none' : `has \`${keyword}: ${show(s[keyword])}\``;
+      const schemaSide = s[keyword] === undefined ? 'states none' : `has \`${keyword}: ${show(s[keyword], Infinity)}\``;
       this.add(rules['constraint-not-in-schema'], { ...place, schemaPath: `${place.schemaPath}/${keyword}` }, {
-        message: `\`${this.tool.name}\`: \`${label(place.segments)}\` has \`${keyword}: ${show(h[keyword])}\` in the handler type, and the schema ${schemaSide}, so the model may send values the handler rejects. Put \`${keyword}: ${show(h[keyword])}\` in the schema, or relax the handler type`,
+        message: `\`${this.tool.name}\`: \`${label(place.segments)}\` has \`${keyword}: ${show(h[keyword], Infinity)}\` in the handler type, and the schema ${schemaSide}, so the model may send values the handler rejects. Put \`${keyword}: ${show(h[keyword], Infinity)}\` in the schema, or relax the handler type`,
         expected: h[keyword],
         actual: s[keyword],
-        fix: `${keyword}: ${show(h[keyword])}`,
+        fix: `${keyword}: ${show(h[keyword], Infinity)}`,
       });
     }
   }
@@ -246,7 +238,7 @@ class Comparison {
     const schema = shapeOf(s, this.schemaRoot);
     const handler = shapeOf(h, this.handlerRoot);
     const name = this.tool.name;
-    const at = (key: string): Place => ({ segments: [...place.segments, key], schemaPath: `${place.schemaPath}/properties/${pointer([key]).slice(1)}` });
+    const at = (key: string): Place => ({ segments: [...place.segments, key], schemaPath: `${place.schemaPath}/properties/${escapeSegment(key)}` });
     const sets = `${place.segments.length > 0 ? `in \`${label(place.segments)}\`, ` : ''}schema requires ${list(schema.required)}; handler requires ${list(handler.required)}`;
 
     // The subset check: what the handler demands must be demanded of the model. Equality would also fail the harmless opposite case.
@@ -265,7 +257,7 @@ class Comparison {
     }
 
     const additional = h.additionalProperties;
-    const patterns = isObject(h.patternProperties) ? Object.entries(h.patternProperties) : [];
+    const patterns = isRecord(h.patternProperties) ? Object.entries(h.patternProperties) : [];
     // A handler schema that lists no properties and does not close itself says nothing about which fields it reads.
     const closed = handler.declared || additional === false;
     for (const [key, value] of Object.entries(schema.properties)) {
@@ -286,7 +278,7 @@ class Comparison {
         }
       });
       if (pattern) this.compare(value, pattern[1], at(key));
-      else if (isObject(additional)) this.compare(value, additional, at(key));
+      else if (isRecord(additional)) this.compare(value, additional, at(key));
       else if (additional !== true && closed) {
         this.add(rules['field-ignored'], at(key), {
           message: `\`${name}\`: the schema offers \`${label([...place.segments, key])}\`, which the handler type does not have, so the model spends tokens on a value that goes nowhere. Remove \`${key}\` from the schema, or read it in the handler`,

@@ -1,9 +1,11 @@
 import type { Diagnostic, Witness } from '../report/diagnostic.js';
 import { report, type RuleMeta } from '../report/rule.js';
+import { unescapeSegment } from '../schema/pointer.js';
 import { SchemaCompiler, type SchemaError, type Validator } from '../schema/validator.js';
 import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
+import { isRecord, show } from '../util/values.js';
 import { persistedRules } from './persisted.rules.js';
 import { recordedRules } from './recorded.rules.js';
 import { suggestName } from '../util/suggest.js';
@@ -77,10 +79,6 @@ interface CompiledTool {
   handler: Validator | undefined;
 }
 
-function isObj(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The value at an instance path, and the path with array indices generalised to `*`. */
 function locate(args: unknown, pointer: string): { path: string; found: boolean; value: unknown } {
   if (pointer === '') return { path: '', found: true, value: args };
@@ -97,17 +95,12 @@ function locate(args: unknown, pointer: string): { path: string; found: boolean;
       current = found ? current[index] : undefined;
     } else {
       path += `/${raw}`;
-      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      found = found && isObj(current) && Object.hasOwn(current, key);
+      const key = unescapeSegment(raw);
+      found = found && isRecord(current) && Object.hasOwn(current, key);
       current = found ? (current as Record<string, unknown>)[key] : undefined;
     }
   }
   return { path, found, value: current };
-}
-
-function show(value: unknown, max = 40): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 /** The failed condition in a few words, for "(must be <= 50000)". */
@@ -206,7 +199,7 @@ export class RecordedAccumulator {
       try {
         return compiler.compile(schema);
       } catch (error) {
-        throw new InputError('tools/invalid-schema', `The ${what} of tool \`${tool}\` does not compile (${errorMessage(error)}); expected a valid JSON Schema`, {}, { cause: error });
+        throw new InputError('config/invalid-schema', `The ${what} of tool \`${tool}\` does not compile (${errorMessage(error)}); expected a valid JSON Schema`, {}, { cause: error });
       }
     };
     for (const tool of tools) {

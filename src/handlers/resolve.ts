@@ -17,7 +17,7 @@ export interface HandlerResolveOptions {
   cacheDir?: string | false;
 }
 
-/** What the resolver did, for `--verbose` output and for tests of the cache. */
+/** What the resolver did: how many schemas it generated and how many it answered from its caches (read by the cache tests). */
 export interface HandlerCacheStats {
   /** Schemas produced by running the TypeScript generator. */
   generated: number;
@@ -43,15 +43,6 @@ function readText(file: string): Buffer | undefined {
 }
 
 /**
- * Turns a `HandlerRef` into the JSON Schema of what the handler accepts. Synchronous:
- * the TypeScript generator is synchronous, and a warm cache costs one file read and hash.
- *
- * TypeScript types are generated with ts-json-schema-generator (about a second for a
- * cold file), so results are kept in memory and on disk, keyed by the file's content
- * hash, the type name and the generator and compiler versions. An entry also records the
- * hashes of the files the handler file imports, and is dropped when any of them changed.
- */
-/**
  * `PROMPT_CONTRACT_CACHE_DIR`, else `node_modules/.cache/prompt-contract/handlers` in the
  * nearest folder upwards that has a `node_modules` (as other build caches do), so a run from
  * a subfolder of the project shares the project's cache.
@@ -65,6 +56,15 @@ export function defaultCacheDir(cwd: string): string {
   }
 }
 
+/**
+ * Turns a `HandlerRef` into the JSON Schema of what the handler accepts. Synchronous:
+ * the TypeScript generator is synchronous, and a warm cache costs one file read and hash.
+ *
+ * TypeScript types are generated with ts-json-schema-generator (about a second for a
+ * cold file), so results are kept in memory and on disk, keyed by the file's content
+ * hash, the type name and the generator and compiler versions. An entry also records the
+ * hashes of the files the handler file imports, and is dropped when any of them changed.
+ */
 export class HandlerSchemaResolver {
   readonly #cwd: string;
   readonly #cacheDir: string | false;

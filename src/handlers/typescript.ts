@@ -6,6 +6,7 @@ import type * as TS from 'typescript';
 import type * as TSJ from 'ts-json-schema-generator';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
+import { suggestName } from '../util/suggest.js';
 
 const require = createRequire(import.meta.url);
 const versionOf = (name: string): string => (require(`${name}/package.json`) as { version: string }).version;
@@ -63,26 +64,11 @@ function declarations(ts: typeof TS, source: TS.SourceFile): Array<{ name: strin
   return out;
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
 function notFound(file: string, shown: string, type: string, names: string[]): InputError {
-  const close = names
-    .map((name) => ({ name, d: distance(type, name) }))
-    .filter(({ name, d }) => d <= Math.max(2, Math.floor(type.length / 3)) || name.toLowerCase().includes(type.toLowerCase()))
-    .sort((a, b) => a.d - b.d);
-  const hint = close.length > 0 ? `; did you mean \`${close[0]!.name}\`?` : '';
+  // The same name in another case or spelling, or a typo away; else the shortest name that contains it (`Ship` for `ShipArgs`).
+  const containing = (name: string): boolean => name.toLowerCase().includes(type.toLowerCase());
+  const closest = suggestName(type, names)?.name ?? names.filter(containing).sort((a, b) => a.length - b.length)[0];
+  const hint = closest !== undefined ? `; did you mean \`${closest}\`?` : '';
   const listing = names.length > 0 ? ` Types declared there: ${names.map((n) => `\`${n}\``).join(', ')}.` : ' It declares no named types.';
   return new InputError('handler/type-not-found', `Handler type \`${type}\` not found in \`${shown}\`${hint}${listing}`, { file });
 }

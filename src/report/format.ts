@@ -2,7 +2,6 @@ import { styleText } from 'node:util';
 import { summarize, type Diagnostic, type Severity } from './diagnostic.js';
 
 export type FormatName = 'pretty' | 'json' | 'github' | 'markdown';
-export const formatNames: readonly FormatName[] = ['pretty', 'json', 'github', 'markdown'];
 
 /** Stable order: by file, line, column, then rule; findings without a file last. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {

@@ -3,6 +3,8 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchemaObject } from '../tools/types.js';
+import { show } from '../util/values.js';
+import { joinPointer } from './pointer.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -70,11 +72,6 @@ export class SchemaCompiler {
   }
 }
 
-function show(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
 function at(path: string): string {
   return path === '' ? 'the arguments' : `\`${path}\``;
 }
@@ -89,22 +86,22 @@ export function explain(errors: ErrorObject[]): SchemaError[] {
     const p = e.params as Record<string, unknown>;
     switch (e.keyword) {
       case 'required':
-        out.push({ ...base, instancePath: `${e.instancePath}/${String(p.missingProperty)}`, message: `Missing required property \`${String(p.missingProperty)}\` in ${at(e.instancePath)}`, expected: p.missingProperty });
+        out.push({ ...base, instancePath: joinPointer(e.instancePath, String(p.missingProperty)), message: `Missing required property \`${String(p.missingProperty)}\` in ${at(e.instancePath)}`, expected: p.missingProperty });
         break;
       case 'additionalProperties':
-        out.push({ ...base, instancePath: `${e.instancePath}/${String(p.additionalProperty)}`, message: `Unexpected property \`${String(p.additionalProperty)}\` in ${at(e.instancePath)}, expected only ${show(Object.keys((e.parentSchema as { properties?: object })?.properties ?? {}))}`, actual: p.additionalProperty });
+        out.push({ ...base, instancePath: joinPointer(e.instancePath, String(p.additionalProperty)), message: `Unexpected property \`${String(p.additionalProperty)}\` in ${at(e.instancePath)}, expected only ${show(Object.keys((e.parentSchema as { properties?: object })?.properties ?? {}), 60)}`, actual: p.additionalProperty });
         break;
       case 'enum':
-        out.push({ ...base, message: `Unexpected ${show(e.data)} at ${at(e.instancePath)}, expected one of ${show(p.allowedValues)}`, expected: p.allowedValues, actual: e.data });
+        out.push({ ...base, message: `Unexpected ${show(e.data, 60)} at ${at(e.instancePath)}, expected one of ${show(p.allowedValues, 60)}`, expected: p.allowedValues, actual: e.data });
         break;
       case 'const':
-        out.push({ ...base, message: `Unexpected ${show(e.data)} at ${at(e.instancePath)}, expected ${show(p.allowedValue)}`, expected: p.allowedValue, actual: e.data });
+        out.push({ ...base, message: `Unexpected ${show(e.data, 60)} at ${at(e.instancePath)}, expected ${show(p.allowedValue, 60)}`, expected: p.allowedValue, actual: e.data });
         break;
       case 'type':
-        out.push({ ...base, message: `Unexpected ${show(e.data)} at ${at(e.instancePath)}, expected ${String(p.type)}`, expected: p.type, actual: e.data });
+        out.push({ ...base, message: `Unexpected ${show(e.data, 60)} at ${at(e.instancePath)}, expected ${String(p.type)}`, expected: p.type, actual: e.data });
         break;
       default:
-        out.push({ ...base, message: `${at(e.instancePath)} ${e.message ?? 'is invalid'}, got ${show(e.data)}`.replace(/^the/, 'The'), expected: e.schema, actual: e.data });
+        out.push({ ...base, message: `${at(e.instancePath)} ${e.message ?? 'is invalid'}, got ${show(e.data, 60)}`.replace(/^the/, 'The'), expected: e.schema, actual: e.data });
     }
   }
   return out;

@@ -1,14 +1,11 @@
 import type { RenderedCase } from '../render/render.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
+import { isRecord } from '../util/values.js';
 
 const RULE = '='.repeat(72);
 
 /** The snapshot line that holds the first line of the rendered prompt (after the 7 header lines). */
 export const SNAPSHOT_TEXT_LINE = 8;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function typeOf(schema: Record<string, unknown>): string {
   if (Array.isArray(schema.type)) return schema.type.join(' | ');

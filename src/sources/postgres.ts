@@ -1,4 +1,4 @@
-import type { Client } from 'pg';
+import type { Client, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { InputError } from '../util/errors.js';
 import type { PostgresSource, Row } from './persisted.js';
 
@@ -9,6 +9,9 @@ function messageOf(error: unknown): string {
   const text = typeof e.message === 'string' && e.message !== '' ? e.message : typeof e.code === 'string' ? e.code : String(error);
   return text;
 }
+
+/** What every bad-query message ends with. */
+const expectedQuery = 'expected one SELECT that returns a row id and a message JSON column';
 
 /** The connection string, with `env:VARNAME` read from the environment. */
 function connectionString(source: PostgresSource): string {
@@ -43,10 +46,121 @@ function failed(source: PostgresSource, error: unknown): InputError {
   if (typeof code !== 'string' || lostConnection.test(code) || !/^[0-9A-Z]{5}$/.test(code)) return unreachable(source, error);
   return new InputError(
     'persisted/bad-query',
-    `Persisted source \`${source.name}\`: the query failed in PostgreSQL (${messageOf(error)}); expected one SELECT that returns a row id and a message JSON column`,
+    `Persisted source \`${source.name}\`: the query failed in PostgreSQL (${messageOf(error)}); ${expectedQuery}`,
     {},
     { cause: error },
   );
+}
+
+/** A character that continues an identifier: it makes `E'`, `$tag$` part of a name instead. */
+const identifierChar = /[A-Za-z0-9_$\u0080-\uffff]/;
+/** The opening delimiter of a dollar-quoted string: `$$` or `$tag$` (a tag never starts with a digit). */
+const dollarQuote = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
+
+/** Where `sql[index]` is, as `line L, column C` (1-based). */
+function position(sql: string, index: number): string {
+  const before = sql.slice(0, index).split('\n');
+  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+}
+
+/**
+ * The source's query as the one statement to send: trimmed, without its one optional trailing
+ * `;`. A `;` anywhere else outside string literals, quoted identifiers and comments would
+ * start a second statement (`SELECT ...; COMMIT; DELETE ...`), so it is refused here, before
+ * any connection. Lexes as PostgreSQL does with `standard_conforming_strings` on, which the
+ * reader's connection sets: `'...'` and `"..."` with doubled quotes, `E'...'` with backslash
+ * escapes, `$tag$...$tag$`, `--` and nested block comments.
+ */
+export function singleStatement(source: PostgresSource): string {
+  const sql = source.query;
+  let semicolon = -1;
+  const refuse = (at: number) =>
+    new InputError('persisted/bad-query', `Persisted source \`${source.name}\`: the query holds more than one statement (a \`;\` at ${position(sql, at)}); ${expectedQuery}`);
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    const start = i;
+    if (c === '-' && sql[i + 1] === '-') {
+      const newline = sql.indexOf('\n', i);
+      i = newline < 0 ? sql.length : newline + 1;
+      continue; // a comment may follow the trailing `;`
+    }
+    if (c === '/' && sql[i + 1] === '*') {
+      let depth = 1;
+      i += 2;
+      while (i < sql.length && depth > 0) {
+        if (sql[i] === '/' && sql[i + 1] === '*') (depth++, (i += 2));
+        else if (sql[i] === '*' && sql[i + 1] === '/') (depth--, (i += 2));
+        else i++;
+      }
+      continue;
+    }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    // Anything else after a `;` is a second statement, and so is a second `;`.
+    if (semicolon >= 0) throw refuse(semicolon);
+    if (c === ';') {
+      semicolon = i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      const escapes = c === "'" && /[eE]/.test(sql[i - 1] ?? '') && !identifierChar.test(sql[i - 2] ?? '');
+      i++;
+      while (i < sql.length) {
+        if (escapes && sql[i] === '\\') i += 2;
+        else if (sql[i] === c && sql[i + 1] === c) i += 2;
+        else if (sql[i] === c) break;
+        else i++;
+      }
+      i++;
+      continue;
+    }
+    if (c === '$' && !identifierChar.test(sql[i - 1] ?? '')) {
+      dollarQuote.lastIndex = i;
+      const open = dollarQuote.exec(sql);
+      if (open) {
+        const close = sql.indexOf(open[0], i + open[0].length);
+        i = close < 0 ? sql.length : close + open[0].length;
+        continue;
+      }
+    }
+    i = start + 1;
+  }
+  return (semicolon < 0 ? sql : sql.slice(0, semicolon)).trim();
+}
+
+/**
+ * Sends one statement with the extended query protocol, which runs exactly one statement:
+ * the server refuses a string that holds several. (The simple protocol, pg's default for a
+ * query without parameters, would run them all.)
+ */
+function query<R extends QueryResultRow = Row>(client: Client, text: string): Promise<QueryResult<R>> {
+  // `queryMode` is not in @types/pg yet; pg reads it (lib/query.js, requiresPreparation).
+  const config: QueryConfig & { queryMode: 'extended' } = { text, values: [], queryMode: 'extended' };
+  return client.query<R>(config);
+}
+
+/**
+ * The driver's connection settings: every transaction on the connection is read-only by
+ * default, so one begun after a COMMIT that slipped through still cannot write. Options the
+ * connection string sets itself are kept, before ours: pg lets the string's `options`
+ * replace the config's, and for the server the last `-c` of a setting wins.
+ */
+function connectionConfig(url: string): { connectionString: string; options: string } {
+  const ours = '-c default_transaction_read_only=on -c standard_conforming_strings=on';
+  if (!/^postgres(ql)?:\/\//i.test(url)) return { connectionString: url, options: ours };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { connectionString: url, options: ours };
+  }
+  const theirs = parsed.searchParams.get('options');
+  if (theirs === null) return { connectionString: url, options: ours };
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), options: `${theirs} ${ours}` };
 }
 
 /** An open connection inside a read-only transaction; `close()` rolls back and releases it. */
@@ -59,7 +173,7 @@ async function openReadOnly(source: PostgresSource): Promise<ReadOnlySession> {
   const url = connectionString(source);
   // Loaded on demand: only a configured PostgreSQL source needs the driver.
   const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'prompt-contract' });
+  const client = new pg.Client({ ...connectionConfig(url), connectionTimeoutMillis: 10_000, application_name: 'prompt-contract' });
   // A dropped connection is emitted as an event; without a listener it would crash the process. The next query reports it.
   client.on('error', () => undefined);
   const end = () => client.end().catch(() => undefined);
@@ -70,7 +184,7 @@ async function openReadOnly(source: PostgresSource): Promise<ReadOnlySession> {
     throw unreachable(source, error);
   }
   try {
-    await client.query('BEGIN TRANSACTION READ ONLY');
+    await query(client, 'BEGIN TRANSACTION READ ONLY');
   } catch (error) {
     await end();
     throw failed(source, error);
@@ -78,7 +192,7 @@ async function openReadOnly(source: PostgresSource): Promise<ReadOnlySession> {
   return {
     client,
     async close() {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await query(client, 'ROLLBACK').catch(() => undefined);
       await end();
     },
   };
@@ -101,11 +215,11 @@ export async function withReadOnlyPostgres<T>(source: PostgresSource, fn: (clien
 /** Streams the rows of a PostgreSQL source's query through a server-side cursor, a batch per round trip. */
 export async function* postgresRows(source: PostgresSource): AsyncGenerator<Row, void, undefined> {
   const batch = Math.max(1, Math.floor(source.batchSize ?? 1000));
+  const sql = singleStatement(source);
   const session = await openReadOnly(source);
   try {
-    const sql = source.query.trim().replace(/;+\s*$/, '');
     try {
-      await session.client.query(`DECLARE prompt_contract_rows NO SCROLL CURSOR FOR ${sql}`);
+      await query(session.client, `DECLARE prompt_contract_rows NO SCROLL CURSOR FOR ${sql}`);
     } catch (error) {
       throw failed(source, error);
     }
@@ -113,7 +227,7 @@ export async function* postgresRows(source: PostgresSource): AsyncGenerator<Row,
     for (;;) {
       let rows: Row[];
       try {
-        rows = (await session.client.query<Row>(fetch)).rows;
+        rows = (await query(session.client, fetch)).rows;
       } catch (error) {
         throw failed(source, error);
       }

@@ -23,17 +23,13 @@ class Unreadable extends Error {}
 const expectedShapes =
   'expected `{name, arguments}`, `{tool, arguments}`, `{name, input}`, `{name, args}`, an OpenAI `{function: {name, arguments}}` call, an Anthropic `tool_use` block, a `tool_calls` list or a message with `content` blocks';
 
-function errorText(error: unknown): string {
-  return errorMessage(error);
-}
-
 /** OpenAI sends arguments as a JSON string; a string that does not parse would crash the handler too. */
 function parseArguments(value: unknown, name: string): unknown {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value);
   } catch (error) {
-    throw new Unreadable(`The arguments of \`${name}\` are a string that is not JSON (${errorText(error)})`);
+    throw new Unreadable(`The arguments of \`${name}\` are a string that is not JSON (${errorMessage(error)})`);
   }
 }
 
@@ -150,6 +146,6 @@ export function parseJson(text: string, where: Where, what: string): { value: un
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {
-    return corrupt(`${what} is not valid JSON (${errorText(error)})`, where);
+    return corrupt(`${what} is not valid JSON (${errorMessage(error)})`, where);
   }
 }

@@ -9,14 +9,10 @@ function codeOf(error: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
-function messageOf(error: unknown): string {
-  return errorMessage(error);
-}
-
 function unreachable(source: SqliteSource, error: unknown): InputError {
   return new InputError(
     'persisted/unreachable',
-    `Persisted source \`${source.name}\`: cannot open SQLite database \`${source.sqlite}\` (${messageOf(error)}); expected an existing SQLite file`,
+    `Persisted source \`${source.name}\`: cannot open SQLite database \`${source.sqlite}\` (${errorMessage(error)}); expected an existing SQLite file`,
     { file: source.sqlite },
     { cause: error },
   );
@@ -26,7 +22,7 @@ function failed(source: SqliteSource, error: unknown): InputError {
   if (unreachableCodes.test(codeOf(error))) return unreachable(source, error);
   return new InputError(
     'persisted/bad-query',
-    `Persisted source \`${source.name}\`: the query failed in SQLite (${messageOf(error)}); expected one SELECT that returns a row id and a message JSON column`,
+    `Persisted source \`${source.name}\`: the query failed in SQLite (${errorMessage(error)}); expected one SELECT that returns a row id and a message JSON column`,
     { file: source.sqlite },
     { cause: error },
   );

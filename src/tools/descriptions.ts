@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { defineRules, report } from '../report/rule.js';
 import { InputError } from '../util/errors.js';
+import { isRecord } from '../util/values.js';
 import { locate, type YamlDocument } from '../util/yaml.js';
 import type { JsonSchemaObject, ToolSpec } from './types.js';
 
@@ -10,10 +11,6 @@ export const descriptionRules = defineRules('config', {
     description: 'The description mapping describes a tool or parameter that does not exist: the wording is stale or the name is misspelled.',
   },
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Follows `address.postal_code` through nested `properties` (and array `items`). */
 function propertyAt(schema: JsonSchemaObject, dotted: string): JsonSchemaObject | undefined {

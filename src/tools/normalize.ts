@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRecord } from '../util/values.js';
 import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
 
 /** A tool definition that could not be understood; the message names what was expected. */
@@ -6,13 +7,9 @@ export class ToolShapeError extends Error {
   override name = 'ToolShapeError';
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A zod schema (v4 carries `_zod`; v3 carries `_def`). */
 export function isZodSchema(value: unknown): value is z.ZodType {
-  return isObject(value) && ('_zod' in value || '_def' in value);
+  return isRecord(value) && ('_zod' in value || '_def' in value);
 }
 
 /**
@@ -35,20 +32,20 @@ export function zodToJsonSchema(schema: z.ZodType, name = 'a tool'): JsonSchemaO
 const geminiTypes = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
 
 function usesGeminiTypes(schema: unknown): boolean {
-  if (!isObject(schema)) return false;
+  if (!isRecord(schema)) return false;
   if (typeof schema.type === 'string' && geminiTypes.has(schema.type)) return true;
-  if (isObject(schema.properties)) return Object.values(schema.properties).some(usesGeminiTypes);
+  if (isRecord(schema.properties)) return Object.values(schema.properties).some(usesGeminiTypes);
   return usesGeminiTypes(schema.items);
 }
 
 /** Gemini's OpenAPI-flavoured `parameters` (upper-case types, `nullable`) as plain JSON Schema. */
 function fromGeminiSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(fromGeminiSchema);
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'type' && typeof value === 'string') out.type = value.toLowerCase();
-    else if (key === 'properties' && isObject(value)) {
+    else if (key === 'properties' && isRecord(value)) {
       out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromGeminiSchema(v)]));
     } else if (key === 'items' || key === 'anyOf') out[key] = fromGeminiSchema(value);
     else if (key !== 'nullable') out[key] = value;
@@ -60,8 +57,8 @@ function fromGeminiSchema(schema: unknown): unknown {
 function schemaFrom(value: unknown, where: string): JsonSchemaObject {
   if (isZodSchema(value)) return zodToJsonSchema(value, where);
   // Vercel AI SDK's jsonSchema() wrapper keeps the plain schema under `jsonSchema`.
-  if (isObject(value) && isObject(value.jsonSchema) && !('type' in value)) return value.jsonSchema as JsonSchemaObject;
-  if (isObject(value)) return value;
+  if (isRecord(value) && isRecord(value.jsonSchema) && !('type' in value)) return value.jsonSchema as JsonSchemaObject;
+  if (isRecord(value)) return value;
   throw new ToolShapeError(`${where}: expected a JSON Schema object, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
 }
 
@@ -86,20 +83,20 @@ function spec(
  * SDK `tool({inputSchema})` and zod schemas in any of those slots.
  */
 export function normalizeTool(input: unknown, where = 'tool', nameHint?: string): ToolSpec {
-  if (!isObject(input)) throw new ToolShapeError(`${where}: expected a tool definition object, got ${JSON.stringify(input)}`);
+  if (!isRecord(input)) throw new ToolShapeError(`${where}: expected a tool definition object, got ${JSON.stringify(input)}`);
   // Already a ToolSpec (from defineTool): keep its handler and `generated` flag.
-  if (isObject(input.origin) && isObject(input.inputSchema) && typeof input.name === 'string' && typeof input.origin.shape === 'string') {
+  if (isRecord(input.origin) && isRecord(input.inputSchema) && typeof input.name === 'string' && typeof input.origin.shape === 'string') {
     return { ...(input as unknown as ToolSpec) };
   }
   const strict = typeof input.strict === 'boolean' ? { strict: input.strict } : {};
-  if (isObject(input.function)) {
+  if (isRecord(input.function)) {
     const fn = input.function;
     const s = typeof fn.strict === 'boolean' ? { strict: fn.strict } : strict;
     return spec(fn.name, fn.description, schemaFrom(fn.parameters ?? { type: 'object', properties: {} }, `${where}.function.parameters`), 'openai-chat', where, s);
   }
-  if (isObject(input.toolSpec)) {
+  if (isRecord(input.toolSpec)) {
     const ts = input.toolSpec;
-    const json = isObject(ts.inputSchema) ? ts.inputSchema.json : undefined;
+    const json = isRecord(ts.inputSchema) ? ts.inputSchema.json : undefined;
     return spec(ts.name, ts.description, schemaFrom(json, `${where}.toolSpec.inputSchema.json`), 'bedrock', where);
   }
   const name = input.name ?? nameHint;
@@ -136,12 +133,12 @@ export function normalizeTools(input: unknown, file?: string): ToolSpec[] {
   };
   if (Array.isArray(input)) {
     return input.flatMap((item, i) =>
-      isObject(item) && Array.isArray(item.functionDeclarations)
+      isRecord(item) && Array.isArray(item.functionDeclarations)
         ? normalizeTools(item, file)
         : [withOrigin(normalizeTool(item, `${where}[${i}]`), i)],
     );
   }
-  if (isObject(input)) {
+  if (isRecord(input)) {
     if (Array.isArray(input.tools)) return normalizeTools(input.tools, file);
     if (Array.isArray(input.functionDeclarations)) return normalizeTools(input.functionDeclarations, file);
     const looksLikeOne = ['name', 'function', 'toolSpec', 'input_schema', 'inputSchema', 'parameters'].some((k) => k in input);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import { diffTools } from '../../src/checks/compat/index.js';
+import { compatRules, type CompatRuleName } from '../../src/checks/compat/rules.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 import type { JsonSchemaObject, ToolSpec } from '../../src/tools/types.js';
 
@@ -68,8 +69,29 @@ describe('reference MCP servers', () => {
     expect(diffTools(tighten(tools).tools, tools)).toEqual([]);
   });
 
-  test('every server against every other: runs without throwing', () => {
+  test('every server against every other: well-formed findings, every vanished tool reported, nothing against itself', () => {
     const all = files.map(load);
-    for (const a of all) for (const b of all) expect(Array.isArray(diffTools(a, b))).toBe(true);
+    let findings = 0;
+    for (const a of all) {
+      expect(diffTools(a, a)).toEqual([]);
+      const oldNames = new Set(a.map((t) => t.name));
+      for (const b of all) {
+        if (a === b) continue;
+        const found = diffTools(a, b);
+        findings += found.length;
+        for (const d of found) {
+          const name = d.ruleId.replace(/^compat\//, '') as CompatRuleName;
+          expect(Object.keys(compatRules)).toContain(name);
+          expect(d).toMatchObject({ ruleId: compatRules[name].id, url: compatRules[name].docs, tool: expect.any(String), schemaPath: expect.any(String), instancePath: expect.any(String) });
+          expect(oldNames.has(d.tool!)).toBe(true);
+        }
+        // A tool of `a` that `b` lacks is a break: reported once, as removed or renamed.
+        const newNames = new Set(b.map((t) => t.name));
+        for (const gone of [...oldNames].filter((n) => !newNames.has(n))) {
+          expect(found.filter((d) => d.tool === gone && (d.ruleId === 'compat/tool-removed' || d.ruleId === 'compat/tool-renamed'))).toHaveLength(1);
+        }
+      }
+    }
+    expect(findings).toBeGreaterThan(0);
   });
 });

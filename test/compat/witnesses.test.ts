@@ -62,6 +62,31 @@ describe('witnesses from recorded calls', () => {
     expect(d!.witnesses!.map((w) => w.id)).toEqual(['call_17', 'call_18']);
   });
 
+  test('unreadable observed lines are not silently dropped: one warning counts them and names the first', async () => {
+    const corrupt = (line: number): RecordedItem => ({ corrupt: true, message: 'not JSON', where: { source: 'logs/calls.jsonl', line } });
+    const found = await attachWitnesses(diffTools(before, after), [corrupt(7), ...calls, corrupt(40)], before, after);
+    expect(found.map((d) => d.ruleId)).toEqual(['compat/maximum-decreased', 'recorded/corrupt']);
+    expect(found[0]!.witnessCount).toBe(6);
+    expect(found[1]).toEqual({
+      ruleId: 'recorded/corrupt',
+      severity: 'warning',
+      url: 'docs/rules/recorded.md#corrupt',
+      message: '3 unreadable lines in the observed calls were not used as witnesses (the first at logs/calls.jsonl:7); the witness counts may be incomplete',
+      file: 'logs/calls.jsonl',
+      line: 7,
+      witnessCount: 3,
+    });
+  });
+
+  test('an unreadable persisted row is named by source and row; readable calls add no warning', async () => {
+    const row: RecordedItem = { corrupt: true, message: 'not JSON', where: { source: 'pg-conversations', row: '5' } };
+    const [, warning] = await attachWitnesses(diffTools(before, after), [row], before, after);
+    expect(warning).toMatchObject({ ruleId: 'recorded/corrupt', message: '1 unreadable row in the observed calls was not used as a witness (the first at row `5` of `pg-conversations`); the witness counts may be incomplete' });
+    expect(warning).not.toHaveProperty('file');
+    const readable = calls.filter((c) => !('corrupt' in c));
+    expect((await attachWitnesses(diffTools(before, after), readable, before, after)).map((d) => d.ruleId)).toEqual(['compat/maximum-decreased']);
+  });
+
   test('a finding no recorded call shows says so', () => {
     const looser = [tool('create_refund', refund(100000, { properties: { ...refund(100000).properties as object, order_id: { type: 'string', maxLength: 10 } } }))];
     const [d] = diffTools(before, looser, { witnesses: calls });

@@ -64,6 +64,27 @@ describe('TypeScript handler types', () => {
     expect(e.message).toContain('`ShipArgs`');
   });
 
+  test.each([
+    ['refund_args', 'RefundArgs'], // another spelling of the same name
+    ['refundArgs', 'RefundArgs'], // another case
+    ['ShipArg', 'ShipArgs'], // a typo
+    ['Ship', 'ShipArgs'], // the start of a name: the shortest name that contains it
+    ['Refund', 'RefundArgs'],
+    ['Zebra', undefined], // nothing close: no suggestion, only the listing
+  ])('a missing type `%s` suggests %p, and lists every declared type', (type, suggested) => {
+    const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
+    let error: unknown;
+    try {
+      resolver.resolve({ kind: 'typescript', file: 'src/refund.ts', type });
+    } catch (e) {
+      error = e;
+    }
+    const hint = suggested === undefined ? '' : `; did you mean \`${suggested}\`?`;
+    expect((error as InputError).message).toBe(
+      `Handler type \`${type}\` not found in \`src/refund.ts\`${hint} Types declared there: \`RefundReason\`, \`RefundArgs\`, \`RefundArgsWithChannel\`, \`Address\`, \`ShipArgs\`, \`InternalArgs\`, \`TreeNode\`.`,
+    );
+  });
+
   test('a missing file is an InputError naming file and type', () => {
     const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
     expect(() => resolver.resolve({ kind: 'typescript', file: 'src/nope.ts', type: 'RefundArgs' })).toThrow(

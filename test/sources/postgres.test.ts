@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checkPersisted } from '../../src/checks/persisted.js';
 import { readPersistedCalls, type PostgresSource } from '../../src/sources/persisted.js';
-import { withReadOnlyPostgres } from '../../src/sources/postgres.js';
+import { singleStatement, withReadOnlyPostgres } from '../../src/sources/postgres.js';
 import type { RecordedItem } from '../../src/sources/types.js';
 import type { JsonSchemaObject } from '../../src/tools/types.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
@@ -23,9 +23,7 @@ if (!url && process.env.CI) {
 const describeWithServer = url ? describe : describe.skip;
 if (!url && !process.env.CI) {
   console.warn(`PostgreSQL tests skipped: PROMPT_CONTRACT_PG_URL is not set; ${howToStart}`);
-  describe.skip(`PostgreSQL tests skipped: PROMPT_CONTRACT_PG_URL is not set (${howToStart})`, () => {
-    test('persisted PostgreSQL sources', () => undefined);
-  });
+  test.todo(`persisted PostgreSQL sources: set PROMPT_CONTRACT_PG_URL to run them (${howToStart})`);
 }
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -132,8 +130,51 @@ describeWithServer('persisted PostgreSQL sources', () => {
   test('a write hidden in the query fails as a bad query and changes nothing', async () => {
     const error = await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages; DELETE FROM ${schema}.messages`))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect(error).toMatchObject({ code: 'persisted/bad-query', message: expect.stringContaining('read-only transaction') });
+    expect(error).toMatchObject({ code: 'persisted/bad-query', message: expect.stringContaining('expected one SELECT') });
     expect(await count()).toBe(8);
+  });
+
+  // A smuggled COMMIT ends the read-only transaction; whatever follows must still write nothing.
+  test.each([
+    ['a COMMIT and a DELETE', (s: string) => `SELECT id, message FROM ${s}.messages; COMMIT; DELETE FROM ${s}.messages`],
+    ['a COMMIT and a DROP TABLE', (s: string) => `SELECT id, message FROM ${s}.messages; COMMIT; DROP TABLE ${s}.messages`],
+    ['a COMMIT, a read-write transaction and a DELETE', (s: string) => `SELECT 1; COMMIT; BEGIN READ WRITE; DELETE FROM ${s}.messages; COMMIT;`],
+    ['a writable CTE', (s: string) => `WITH d AS (DELETE FROM ${s}.messages RETURNING *) SELECT id, message FROM d`],
+    ['a writable CTE with a trailing `;` and comment', (s: string) => `WITH d AS (DELETE FROM ${s}.messages RETURNING *) SELECT id, message FROM d; -- just one`],
+  ])('%s in the query: a bad query or a read-only violation, and every row is still there', async (_, query) => {
+    const error = await collect(readPersistedCalls(source(query(schema)))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'persisted/bad-query', message: expect.stringMatching(/^Persisted source `pg-conversations`: .*expected one SELECT/) });
+    expect(await count()).toBe(8);
+    expect(await ourConnections()).toBe(0);
+  });
+
+  test('every transaction on the connection is read-only, even one begun after a COMMIT', async () => {
+    await withReadOnlyPostgres(source(''), async (client) => {
+      await client.query('COMMIT');
+      await expect(client.query(`DELETE FROM ${schema}.messages`)).rejects.toThrow('cannot execute DELETE in a read-only transaction');
+      await expect(client.query(`DROP TABLE ${schema}.messages`)).rejects.toThrow('cannot execute DROP TABLE in a read-only transaction');
+    });
+    expect(await count()).toBe(8);
+  });
+
+  test('read-only even when the connection string sets options of its own', async () => {
+    const withOptions = `${url!}${url!.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c statement_timeout=5000')}`;
+    await withReadOnlyPostgres({ name: 'opts', postgres: withOptions, query: '' }, async (client) => {
+      await client.query('COMMIT');
+      expect((await client.query<{ v: string }>('SELECT current_setting($1) AS v', ['statement_timeout'])).rows[0]!.v).toBe('5s');
+      await expect(client.query(`DELETE FROM ${schema}.messages`)).rejects.toThrow('read-only transaction');
+    });
+    expect(await count()).toBe(8);
+  });
+
+  test('semicolons inside literals, quoted names and comments are not statements; one trailing `;` is allowed', async () => {
+    const query = [
+      `SELECT id, message /* a; b /* nested; */ c; */ FROM ${schema}.messages AS "odd;name"`,
+      String.raw`WHERE ';' <> E'\';' AND $$;$$ <> $tag$ ; $ $tag$ -- trailing; comment`,
+      'AND id IN (1, 2) ORDER BY id; -- the end',
+    ].join('\n');
+    expect(summary(await collect(readPersistedCalls(source(query))))).toEqual(['1:toolu_01:create_refund', '2:toolu_02:create_refund']);
   });
 
   test('a bad query is an InputError naming the source', async () => {
@@ -163,5 +204,47 @@ describeWithServer('persisted PostgreSQL sources', () => {
     }
     await collect(readPersistedCalls(source('SELECT nonsense FROM'))).catch(() => undefined);
     expect(await ourConnections()).toBe(0);
+  });
+});
+
+// The statement check runs before any connection: no server needed.
+describe('a PostgreSQL query is exactly one statement', () => {
+  const pgSource = (query: string): PostgresSource => ({ name: 'replica', postgres: 'postgres://localhost/db', query });
+
+  test.each([
+    ['SELECT 1', 'SELECT 1'],
+    ['  SELECT 1;  ', 'SELECT 1'],
+    ['SELECT 1; -- done\n/* really */ ', 'SELECT 1'],
+    [`SELECT ';', ''';''', "a;""b" FROM t`, `SELECT ';', ''';''', "a;""b" FROM t`],
+    [String.raw`SELECT E'\';', e'\\' FROM t;`, String.raw`SELECT E'\';', e'\\' FROM t`],
+    ['SELECT $$;$$, $a$ $$; $a$, $1 FROM t', 'SELECT $$;$$, $a$ $$; $a$, $1 FROM t'],
+    ['SELECT 1 /* ; /* ; */ ; */', 'SELECT 1 /* ; /* ; */ ; */'],
+  ])('%j is accepted', (query, sent) => {
+    expect(singleStatement(pgSource(query))).toBe(sent);
+  });
+
+  test.each([
+    ['SELECT 1; COMMIT; DELETE FROM messages', 1, 9],
+    ['SELECT 1;\nDROP TABLE messages', 1, 9],
+    ['SELECT 1;;', 1, 9],
+    [`SELECT 'a'';'; DELETE FROM t`, 1, 14],
+    [String.raw`SELECT 'a\'; DELETE FROM t`, 1, 12],
+    [String.raw`SELECT E'a\'';` + '\nDELETE FROM t', 1, 14],
+    ['SELECT $$;$$; DELETE FROM t', 1, 13],
+    ['SELECT 1 -- c\n; DELETE FROM t', 2, 1],
+    ['SELECT 1 /* */; DELETE FROM t', 1, 15],
+    ['SELECT a$$; DELETE FROM t', 1, 11],
+  ])('%j is refused at its first `;`', (query, line, column) => {
+    let error: unknown;
+    try {
+      singleStatement(pgSource(query));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({
+      code: 'persisted/bad-query',
+      message: `Persisted source \`replica\`: the query holds more than one statement (a \`;\` at line ${line}, column ${column}); expected one SELECT that returns a row id and a message JSON column`,
+    });
   });
 });

@@ -6,6 +6,7 @@ import { recordedRules } from '../../src/checks/recorded.rules.js';
 import { readRecordedCalls } from '../../src/sources/jsonl.js';
 import type { RecordedCall, RecordedItem } from '../../src/sources/types.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
+import { InputError } from '../../src/util/errors.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const tools = normalizeTools(JSON.parse(readFileSync(fixture('tools.json'), 'utf8')));
@@ -149,6 +150,18 @@ describe('checkRecorded', () => {
     }
     expect(merged.toDiagnostics()).toEqual(whole.toDiagnostics());
     expect(merged.state()).toEqual(whole.state());
+  });
+
+  test('a schema that does not compile cannot run: an InputError in the pinned `config/` family', () => {
+    const broken = normalizeTools([{ name: 'broken', description: 'x', input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } }]);
+    let error: unknown;
+    try {
+      new RecordedAccumulator(broken);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'config/invalid-schema', message: expect.stringMatching(/^The input schema of tool `broken` does not compile \(.+\); expected a valid JSON Schema$/) });
   });
 
   test('every rule has a docs section', () => {

@@ -156,6 +156,27 @@ describe('SQLite sources are read-only and fail clearly', () => {
     db.close();
   });
 
+  test.each([
+    ['a DELETE', 'SELECT id, message FROM messages; DELETE FROM messages'],
+    ['a COMMIT and a DELETE', 'SELECT id, message FROM messages; COMMIT; DELETE FROM messages'],
+    ['a DROP TABLE', 'SELECT id, message FROM messages;\nDROP TABLE messages;'],
+  ])('a second statement (%s) is refused as a bad query and changes nothing', async (_, query) => {
+    const error = await collect(readPersistedCalls(source(query))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'persisted/bad-query' });
+    expect((error as Error).message).toBe(
+      'Persisted source `conversations`: the query failed in SQLite (The supplied SQL string contains more than one statement); expected one SELECT that returns a row id and a message JSON column',
+    );
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 8 });
+    db.close();
+  });
+
+  test("one trailing `;` and a semicolon inside a literal are one statement", async () => {
+    const items = await collect(readPersistedCalls(source("SELECT id, message FROM messages WHERE message <> ';' AND id IN (1, 2) ORDER BY id; -- the end")));
+    expect(summary(items)).toEqual(['1:toolu_01:create_refund', '2:toolu_02:create_refund']);
+  });
+
   test('a bad query is an InputError naming the source', async () => {
     const error = await collect(readPersistedCalls(source('SELECT id, message FROM no_such_table'))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);

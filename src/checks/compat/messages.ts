@@ -1,6 +1,6 @@
+import { show } from '../../util/values.js';
 import type { CompatRuleName } from './rules.js';
 import type { Change } from './walk.js';
-import { show } from './schema.js';
 
 /** What a message needs besides the change itself. */
 export interface MessageContext {

@@ -1,9 +1,10 @@
 import type { Diagnostic, Severity } from '../../report/diagnostic.js';
 import { report } from '../../report/rule.js';
+import { splitPointer } from '../../schema/pointer.js';
 import { InputError } from '../../util/errors.js';
+import { isRecord } from '../../util/values.js';
 import { locate, parseYaml, readYaml, type YamlDocument } from '../../util/yaml.js';
 import { compatRules } from './rules.js';
-import { splitPointer } from './schema.js';
 
 export type SeverityOverride = Severity | 'off';
 
@@ -40,10 +41,6 @@ export interface ApplyPolicyOptions {
 
 const severities = new Set<string>(['error', 'warning', 'info', 'off']);
 const ruleIdPattern = /^[a-z][a-z0-9-]*\/(?:\*|[a-z0-9][a-z0-9-]*)$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function fail(doc: YamlDocument, path: Array<string | number>, message: string): never {
   const at = locate(doc, path);

@@ -1,53 +1,12 @@
-import type { JsonSchema, JsonSchemaObject } from '../../tools/types.js';
+import type { JsonSchema } from '../../tools/types.js';
+import { isRecord } from '../../util/values.js';
 
-export function isSchemaObject(value: unknown): value is JsonSchemaObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// Re-exported for witnesses.ts, which reads them from here.
+export { getAt, splitPointer } from '../../schema/pointer.js';
+export { show } from '../../util/values.js';
 
 export function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'boolean' || isSchemaObject(value);
-}
-
-/** One JSON Pointer segment, escaped (`~` -> `~0`, `/` -> `~1`). */
-export function seg(key: string | number): string {
-  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function unseg(key: string): string {
-  return key.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-export function splitPointer(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map(unseg);
-}
-
-/** The value at a JSON Pointer, or undefined. */
-export function getAt(value: unknown, pointer: string): unknown {
-  let node = value;
-  for (const key of splitPointer(pointer)) {
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isSchemaObject(node)) node = Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
-    else return undefined;
-  }
-  return node;
-}
-
-/**
- * A local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`) resolved against its document root,
- * with the pointer of the target. Remote and anchor refs are not resolved: the caller treats
- * them as unknown and stays silent rather than guess.
- */
-export function resolveRef(root: JsonSchemaObject, ref: string): { schema: JsonSchema; pointer: string } | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let pointer: string;
-  try {
-    pointer = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-  if (pointer !== '' && !pointer.startsWith('/')) return undefined;
-  const target = getAt(root, pointer);
-  return isSchema(target) ? { schema: target, pointer } : undefined;
+  return typeof value === 'boolean' || isRecord(value);
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -77,12 +36,12 @@ const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definit
 /** A copy of a schema without annotations, for "same meaning" comparisons (tool renames). */
 export function stripAnnotations(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(stripAnnotations);
-  if (!isSchemaObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (annotations.has(key) && key !== '$defs' && key !== 'definitions') continue;
     if (key.startsWith('x-')) continue;
-    if (schemaMaps.has(key) && isSchemaObject(value)) {
+    if (schemaMaps.has(key) && isRecord(value)) {
       out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stripAnnotations(v)]));
     } else if (key === 'enum' || key === 'const' || key === 'required') out[key] = value;
     else out[key] = stripAnnotations(value);
@@ -123,18 +82,6 @@ export function intersectTypes(a: ReadonlySet<TypeName> | undefined, b: Readonly
     else if (t === 'number' && b.has('integer')) out.add('integer');
   }
   return out;
-}
-
-export function showType(types: ReadonlySet<TypeName> | undefined): string {
-  if (!types) return 'any';
-  const list = [...types];
-  return list.length === 1 ? list[0]! : `[${list.join(', ')}]`;
-}
-
-export function show(value: unknown, max = 40): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) return String(value);
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 /** Splits a regex source on `|` at the top level (outside groups and classes). */

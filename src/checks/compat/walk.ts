@@ -1,7 +1,10 @@
+import { joinPointer } from '../../schema/pointer.js';
+import { resolveLocalRef } from '../../schema/refs.js';
 import type { JsonSchema, JsonSchemaObject } from '../../tools/types.js';
+import { isRecord } from '../../util/values.js';
 import type { CompatRuleName } from './rules.js';
 import {
-  annotations, covers, deepEqual, intersectTypes, isSchema, isSchemaObject, resolveRef, seg,
+  annotations, covers, deepEqual, intersectTypes, isSchema,
   topLevelAlternatives, typeOfValue, typeSet, type TypeName,
 } from './schema.js';
 
@@ -106,7 +109,7 @@ function outside(value: number, b: Bound, dir: 'max' | 'min'): boolean {
 function lengthOf(value: unknown, kind: 'string' | 'array' | 'object'): number | undefined {
   if (kind === 'string') return typeof value === 'string' ? [...value].length : undefined;
   if (kind === 'array') return Array.isArray(value) ? value.length : undefined;
-  return isSchemaObject(value) ? Object.keys(value).length : undefined;
+  return isRecord(value) ? Object.keys(value).length : undefined;
 }
 
 function tupleOf(node: JsonSchemaObject): { list: unknown[]; listKeyword: string; rest: unknown; restKeyword: string } {
@@ -194,7 +197,7 @@ export class SchemaWalker {
       seen.add(s);
       if (Object.keys(s).some((k) => !structural.has(k) && !annotations.has(k))) out.push(s);
       if (typeof s.$ref === 'string') {
-        const target = resolveRef(this.#oldRoot, s.$ref);
+        const target = resolveLocalRef(this.#oldRoot, s.$ref);
         if (target) visit(target.schema);
       }
       if (Array.isArray(s.allOf)) for (const m of s.allOf) if (isSchema(m)) visit(m);
@@ -208,11 +211,11 @@ export class SchemaWalker {
     const out: Scoped[] = [];
     const seen = new Set<object>();
     const visit = (s: unknown, p: string): void => {
-      if (!isSchemaObject(s) || seen.has(s)) return;
+      if (!isRecord(s) || seen.has(s)) return;
       seen.add(s);
       out.push({ node: s, path: p });
       if (typeof s.$ref === 'string') {
-        const target = resolveRef(this.#newRoot, s.$ref);
+        const target = resolveLocalRef(this.#newRoot, s.$ref);
         if (target) visit(target.schema, target.pointer);
       }
       if (Array.isArray(s.allOf)) s.allOf.forEach((m, i) => visit(m, `${p}/allOf/${i}`));
@@ -227,7 +230,7 @@ export class SchemaWalker {
     const found = new Set<string>();
     const walk = (v: unknown): void => {
       if (Array.isArray(v)) v.forEach(walk);
-      else if (isSchemaObject(v)) {
+      else if (isRecord(v)) {
         for (const [k, x] of Object.entries(v)) {
           if (k === '$ref' && typeof x === 'string') found.add(x);
           else if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples') walk(x);
@@ -246,8 +249,8 @@ export class SchemaWalker {
       const known = this.#refEqual.get(ref);
       if (known !== undefined) return known;
       this.#refEqual.set(ref, true); // assumed while checking, for recursive definitions
-      const a = resolveRef(this.#oldRoot, ref);
-      const b = resolveRef(this.#newRoot, ref);
+      const a = resolveLocalRef(this.#oldRoot, ref);
+      const b = resolveLocalRef(this.#newRoot, ref);
       const same = a === undefined || b === undefined
         ? a === b
         : deepEqual(a.schema, b.schema) && (typeof b.schema === 'boolean' || this.#sameRefs(b.schema));
@@ -262,9 +265,9 @@ export class SchemaWalker {
     const objs = conj as JsonSchemaObject[];
     // A bare `$ref` on the new side is followed first, so recursion meets the same pair again.
     const seenRefs = new Set<object>();
-    while (isSchemaObject(neu) && typeof neu.$ref === 'string' && !seenRefs.has(neu) && Object.keys(neu).every((k) => k === '$ref' || annotations.has(k))) {
+    while (isRecord(neu) && typeof neu.$ref === 'string' && !seenRefs.has(neu) && Object.keys(neu).every((k) => k === '$ref' || annotations.has(k))) {
       seenRefs.add(neu);
-      const target = resolveRef(this.#newRoot, neu.$ref);
+      const target = resolveLocalRef(this.#newRoot, neu.$ref);
       if (!target) return;
       neu = target.schema;
       at = { ...at, sp: target.pointer };
@@ -295,7 +298,7 @@ export class SchemaWalker {
     const scope = at.scope ?? this.#flattenNew(neu, at.sp);
     const inner = (sp: string): At => ({ sp, ip: at.ip, hint: at.hint, scope });
     if (typeof neu.$ref === 'string') {
-      const target = resolveRef(this.#newRoot, neu.$ref);
+      const target = resolveLocalRef(this.#newRoot, neu.$ref);
       if (target) this.#compare(objs, target.schema, inner(target.pointer), out);
     }
     if (Array.isArray(neu.allOf)) {
@@ -389,7 +392,7 @@ export class SchemaWalker {
     const { types, values } = this.#oldInfo(objs);
     if ((types && types.size === 0) || (values && values.length === 0)) return;
     const push = (rule: CompatRuleName, keyword: string, change: Omit<Change, 'rule' | 'schemaPath' | 'instancePath' | 'params'> & { params?: Record<string, unknown> }, ip = at.ip): void => {
-      out.push({ rule, schemaPath: `${at.sp}/${seg(keyword)}`, instancePath: ip, ...change, params: { keyword, ...change.params } });
+      out.push({ rule, schemaPath: joinPointer(at.sp, keyword), instancePath: ip, ...change, params: { keyword, ...change.params } });
     };
     const newTypes = typeSet(n.type);
     // With a finite old domain (enum, const), a keyword only breaks if it rejects one of those values.
@@ -443,9 +446,9 @@ export class SchemaWalker {
         const oldRequired = new Set(objs.flatMap((o) => (Array.isArray(o.required) ? o.required : [])));
         n.required.forEach((name, i) => {
           if (typeof name !== 'string' || oldRequired.has(name)) return;
-          if (!anyRejected((v) => isSchemaObject(v) && !hasOwn(v, name))) return;
+          if (!anyRejected((v) => isRecord(v) && !hasOwn(v, name))) return;
           out.push({
-            rule: 'required-added', schemaPath: `${at.sp}/required/${i}`, instancePath: `${at.ip}/${seg(name)}`,
+            rule: 'required-added', schemaPath: `${at.sp}/required/${i}`, instancePath: joinPointer(at.ip, name),
             expected: [...oldRequired], actual: n.required, params: { keyword: 'required', name },
           });
         });
@@ -569,12 +572,12 @@ export class SchemaWalker {
     let known = false;
     for (const o of objs) {
       let matched = false;
-      if (isSchemaObject(o.properties) && hasOwn(o.properties, name)) {
+      if (isRecord(o.properties) && hasOwn(o.properties, name)) {
         const s = o.properties[name];
         if (isSchema(s)) list.push(s);
         matched = true;
       }
-      if (isSchemaObject(o.patternProperties)) {
+      if (isRecord(o.patternProperties)) {
         for (const [p, s] of Object.entries(o.patternProperties)) {
           if (patternMatches(p, name) && isSchema(s)) {
             list.push(s);
@@ -584,7 +587,7 @@ export class SchemaWalker {
       }
       if (!matched) {
         if (o.additionalProperties === false) return undefined;
-        if (isSchemaObject(o.additionalProperties)) {
+        if (isRecord(o.additionalProperties)) {
           list.push(o.additionalProperties);
           matched = true;
         }
@@ -595,33 +598,33 @@ export class SchemaWalker {
   }
 
   #properties(objs: JsonSchemaObject[], n: JsonSchemaObject, at: At, out: Change[]): void {
-    if (isSchemaObject(n.properties)) {
+    if (isRecord(n.properties)) {
       for (const [name, s] of Object.entries(n.properties)) {
         if (!isSchema(s)) continue;
         // A property the old object never declared: adding it optional is the safe way to grow a tool.
         const olds = this.#oldProperty(objs, name);
         if (olds === undefined) continue;
-        this.#compare(olds, s, { sp: `${at.sp}/properties/${seg(name)}`, ip: `${at.ip}/${seg(name)}`, hint: 'property', scope: undefined }, out);
+        this.#compare(olds, s, { sp: joinPointer(at.sp, 'properties', name), ip: joinPointer(at.ip, name), hint: 'property', scope: undefined }, out);
       }
     }
-    if (isSchemaObject(n.patternProperties)) {
+    if (isRecord(n.patternProperties)) {
       for (const [p, s] of Object.entries(n.patternProperties)) {
         if (!isSchema(s)) continue;
-        const olds = objs.flatMap((o) => (isSchemaObject(o.patternProperties) && isSchema(o.patternProperties[p]) ? [o.patternProperties[p] as JsonSchema] : []));
-        if (olds.length > 0) this.#compare(olds, s, { sp: `${at.sp}/patternProperties/${seg(p)}`, ip: `${at.ip}/*`, hint: 'property', scope: undefined }, out);
+        const olds = objs.flatMap((o) => (isRecord(o.patternProperties) && isSchema(o.patternProperties[p]) ? [o.patternProperties[p] as JsonSchema] : []));
+        if (olds.length > 0) this.#compare(olds, s, { sp: joinPointer(at.sp, 'patternProperties', p), ip: `${at.ip}/*`, hint: 'property', scope: undefined }, out);
       }
     }
     const closedBefore = objs.some((o) => o.additionalProperties === false || o.unevaluatedProperties === false);
     if (closedBefore) return;
     const ap = n.additionalProperties;
     if (ap === false) {
-      const declared = Object.keys(isSchemaObject(n.properties) ? n.properties : {});
+      const declared = Object.keys(isRecord(n.properties) ? n.properties : {});
       out.push({
         rule: 'additional-properties-closed', schemaPath: `${at.sp}/additionalProperties`, instancePath: `${at.ip}/*`,
         expected: objs.find((o) => o.additionalProperties !== undefined)?.additionalProperties ?? true, actual: false, params: { keyword: 'additionalProperties', declared },
       });
-    } else if (isSchemaObject(ap)) {
-      const olds = objs.flatMap((o) => (isSchemaObject(o.additionalProperties) ? [o.additionalProperties] : []));
+    } else if (isRecord(ap)) {
+      const olds = objs.flatMap((o) => (isRecord(o.additionalProperties) ? [o.additionalProperties] : []));
       this.#compare(olds, ap, { sp: `${at.sp}/additionalProperties`, ip: `${at.ip}/*`, hint: 'additional', scope: undefined }, out);
     }
   }
@@ -633,7 +636,7 @@ export class SchemaWalker {
     const { types, values } = this.#oldInfo(objs);
     if (values !== undefined || (types && !types.has('object'))) return;
     if (scope.some((s) => { const t = typeSet(s.node.type); return t !== undefined && !t.has('object'); })) return;
-    const names = new Set(objs.flatMap((o) => Object.keys(isSchemaObject(o.properties) ? o.properties : {})));
+    const names = new Set(objs.flatMap((o) => Object.keys(isRecord(o.properties) ? o.properties : {})));
     // Names a union branch declares are judged inside that branch, with the branch's own nodes in scope.
     const inBranches = new Set<string>();
     if (at.branch !== true) {
@@ -643,7 +646,7 @@ export class SchemaWalker {
           if (!Array.isArray(branches)) continue;
           for (const b of branches) {
             for (const f of this.#flattenNew(b as JsonSchema, '')) {
-              if (isSchemaObject(f.node.properties)) for (const k of Object.keys(f.node.properties)) inBranches.add(k);
+              if (isRecord(f.node.properties)) for (const k of Object.keys(f.node.properties)) inBranches.add(k);
             }
           }
         }
@@ -653,10 +656,10 @@ export class SchemaWalker {
       if (inBranches.has(name)) continue;
       const olds = this.#oldProperty(objs, name);
       if (olds === undefined) continue;
-      const ip = `${at.ip}/${seg(name)}`;
+      const ip = joinPointer(at.ip, name);
       const declares = (node: JsonSchemaObject): boolean =>
-        (isSchemaObject(node.properties) && hasOwn(node.properties, name)) ||
-        (isSchemaObject(node.patternProperties) && Object.keys(node.patternProperties).some((p) => patternMatches(p, name)));
+        (isRecord(node.properties) && hasOwn(node.properties, name)) ||
+        (isRecord(node.patternProperties) && Object.keys(node.patternProperties).some((p) => patternMatches(p, name)));
       // Inside `allOf`, a member with `additionalProperties: false` rejects names only its siblings declare.
       const rejecting = scope.find((s) => s.node.additionalProperties === false && !declares(s.node));
       if (rejecting) {
@@ -665,16 +668,16 @@ export class SchemaWalker {
       }
       if (scope.some((s) => declares(s.node))) {
         for (const s of scope) {
-          if (!isSchemaObject(s.node.patternProperties) || (isSchemaObject(s.node.properties) && hasOwn(s.node.properties, name))) continue;
+          if (!isRecord(s.node.patternProperties) || (isRecord(s.node.properties) && hasOwn(s.node.properties, name))) continue;
           for (const [p, schema] of Object.entries(s.node.patternProperties)) {
             if (patternMatches(p, name) && isSchema(schema)) {
-              this.#compare(olds, schema, { sp: `${s.path}/patternProperties/${seg(p)}`, ip, hint: 'property', scope: undefined }, out);
+              this.#compare(olds, schema, { sp: joinPointer(s.path, 'patternProperties', p), ip, hint: 'property', scope: undefined }, out);
             }
           }
         }
         continue;
       }
-      const open = scope.filter((s) => isSchemaObject(s.node.additionalProperties));
+      const open = scope.filter((s) => isRecord(s.node.additionalProperties));
       if (open.length > 0) {
         for (const s of open) this.#compare(olds, s.node.additionalProperties as JsonSchema, { sp: `${s.path}/additionalProperties`, ip, hint: 'property', scope: undefined }, out);
         continue;

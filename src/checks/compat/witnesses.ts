@@ -1,6 +1,8 @@
 import type { Diagnostic, Witness } from '../../report/diagnostic.js';
 import { SchemaCompiler, type SchemaError, type Validator } from '../../schema/validator.js';
-import type { RecordedCall, RecordedItem } from '../../sources/types.js';
+import type { CorruptRecord, RecordedCall, RecordedItem } from '../../sources/types.js';
+import { report } from '../../report/rule.js';
+import { recordedRules } from '../recorded.rules.js';
 import type { ToolSpec } from '../../tools/types.js';
 import { compatRules, type CompatRuleName } from './rules.js';
 import { getAt, show, splitPointer } from './schema.js';
@@ -103,6 +105,8 @@ export class WitnessCollector {
   readonly #diagnostics: readonly Diagnostic[];
   readonly #tools = new Map<string, ToolState>();
   readonly #max: number;
+  #corrupt = 0;
+  #firstCorrupt: CorruptRecord | undefined;
 
   constructor(diagnostics: readonly Diagnostic[], oldTools: readonly ToolSpec[], newTools: readonly ToolSpec[], options: WitnessOptions = {}) {
     this.#diagnostics = diagnostics;
@@ -126,7 +130,12 @@ export class WitnessCollector {
   }
 
   add(item: RecordedItem): void {
-    if ('corrupt' in item) return;
+    if ('corrupt' in item) {
+      // Nothing to match, but counted: witness counts that left records out must say so.
+      this.#corrupt++;
+      this.#firstCorrupt ??= item;
+      return;
+    }
     const state = this.#tools.get(item.name);
     if (!state || !state.usable || !state.old) return;
     state.total++;
@@ -163,6 +172,25 @@ export class WitnessCollector {
     return undefined;
   }
 
+  /**
+   * One `recorded/corrupt` warning when records could not be read, so that nobody takes the
+   * witness counts for complete: how many, and where the first one is. Undefined when none.
+   */
+  corruptWarning(): Diagnostic | undefined {
+    const first = this.#firstCorrupt;
+    if (first === undefined) return undefined;
+    const n = this.#corrupt;
+    const { source, line, row } = first.where;
+    const place = line !== undefined ? `${source}:${line}` : row !== undefined ? `row \`${row}\` of \`${source}\`` : `\`${source}\``;
+    const noun = line !== undefined ? 'line' : row !== undefined ? 'row' : 'record';
+    const were = n === 1 ? `${noun} in the observed calls was not used as a witness` : `${noun}s in the observed calls were not used as witnesses`;
+    return report(recordedRules.corrupt, {
+      message: `${n} unreadable ${were} (the first at ${place}); the witness counts may be incomplete`,
+      ...(line !== undefined ? { file: source, line } : {}),
+      witnessCount: n,
+    });
+  }
+
   /** The diagnostics with `witnesses`, `witnessCount`, `total` and the message's tail filled in. */
   finish(): Diagnostic[] {
     const out = [...this.#diagnostics];
@@ -188,8 +216,9 @@ export class WitnessCollector {
 
 /**
  * Adds recorded-call witnesses to `diffTools` findings. Takes a stream (JSONL reader,
- * database cursor) and reads it once; corrupt records are skipped here, the `recorded/`
- * check reports them.
+ * database cursor) and reads it once. Corrupt records cannot be witnesses: when there are
+ * any, one `recorded/corrupt` warning is appended with their count and the first one's
+ * place (each is reported on its own by the `recorded/` check).
  */
 export async function attachWitnesses(
   diagnostics: readonly Diagnostic[],
@@ -200,5 +229,6 @@ export async function attachWitnesses(
 ): Promise<Diagnostic[]> {
   const collector = new WitnessCollector(diagnostics, oldTools, newTools, options);
   for await (const call of calls) collector.add(call);
-  return collector.finish();
+  const warning = collector.corruptWarning();
+  return warning === undefined ? collector.finish() : [...collector.finish(), warning];
 }

@@ -1,17 +1,17 @@
 import type { Diagnostic } from '../../report/diagnostic.js';
 import { report, type Finding } from '../../report/rule.js';
+import { joinPointer } from '../../schema/pointer.js';
+import { localRefFragment } from '../../schema/refs.js';
 import type { ToolSpec } from '../../tools/types.js';
+import { isRecord, show } from '../../util/values.js';
 import { profiles, type Fact, type LimitFact, type Measure, type PatternFeature, type ProviderName, type ProviderProfile } from './profiles.js';
 import { providerRules, type ProviderRuleName } from './rules.js';
 import {
   children,
   isArraySchema,
-  isNode,
   isObjectSchema,
   isUnion,
-  localRefPointer,
   patternFeatures,
-  pointer,
   recursiveRefs,
   typesOf,
   type SchemaNode,
@@ -21,7 +21,6 @@ type Detail = Omit<Finding, 'provider' | 'tool' | 'severity'>;
 type Emit = (rule: ProviderRuleName, fact: Fact, detail: Detail) => void;
 
 const at = (path: string): string => (path === '' ? 'the root' : `\`${path}\``);
-const json = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
 const featureNames: Record<PatternFeature, string> = {
   backreference: 'a backreference',
@@ -68,7 +67,7 @@ function lintTool(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
   const root = tool.inputSchema;
   if (profile.rootObject && root.type !== 'object') {
     emit('root-not-object', profile.rootObject, {
-      message: `Unexpected root type ${root.type === undefined ? '(none)' : `\`${json(root.type)}\``} for ${p}, which ${profile.rootObject.reason}; declare \`type: "object"\` with \`properties\``,
+      message: `Unexpected root type ${root.type === undefined ? '(none)' : `\`${show(root.type, Infinity)}\``} for ${p}, which ${profile.rootObject.reason}; declare \`type: "object"\` with \`properties\``,
       schemaPath: '',
       expected: 'object',
       actual: root.type,
@@ -79,7 +78,7 @@ function lintTool(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
       if (root[keyword] === undefined) continue;
       emit('root-union', profile.rootUnion, {
         message: `Unexpected \`${keyword}\` at the root for ${p}, which ${profile.rootUnion.reason}; make the root an object and move the variants into a property, or split the tool`,
-        schemaPath: pointer('', keyword),
+        schemaPath: joinPointer('', keyword),
       });
     }
   }
@@ -90,7 +89,7 @@ function lintTool(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
     for (const { at: path, ref } of recursiveRefs(root)) {
       emit('recursive-schema', profile.recursion, {
         message: `Unexpected recursive \`$ref\` \`${ref}\` at ${at(path)} for ${p}, which ${profile.recursion.reason}; unroll the recursion to a fixed depth`,
-        schemaPath: pointer(path, '$ref'),
+        schemaPath: joinPointer(path, '$ref'),
       });
     }
   }
@@ -137,7 +136,7 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
     }
     return;
   }
-  if (!isNode(node)) return;
+  if (!isRecord(node)) return;
 
   // A keyword reported as unsupported is not descended into: what lies under it is noise.
   const reported = new Set<string>();
@@ -147,11 +146,11 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
       const value = node[keyword];
       if (fact.allowedValues?.some((allowed) => allowed === value)) continue;
       if (fact.when === 'array-value' && !Array.isArray(value)) continue;
-      if (fact.when === 'with-ref' && !(Array.isArray(value) && value.some((branch) => isNode(branch) && '$ref' in branch))) continue;
+      if (fact.when === 'with-ref' && !(Array.isArray(value) && value.some((branch) => isRecord(branch) && '$ref' in branch))) continue;
       reported.add(keyword);
       emit('unsupported-keyword', fact, {
         message: `Unexpected keyword \`${keyword}\` at ${at(path)} for ${p}, which ${fact.reason}; ${fact.fix}`,
-        schemaPath: pointer(path, keyword),
+        schemaPath: joinPointer(path, keyword),
         actual: value,
       });
     }
@@ -163,7 +162,7 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
       reported.add(keyword);
       emit('unsupported-keyword', supported, {
         message: `Unexpected keyword \`${keyword}\` at ${at(path)} for ${p}, which ${supported.reason}; ${supported.fix}`,
-        schemaPath: pointer(path, keyword),
+        schemaPath: joinPointer(path, keyword),
         actual: node[keyword],
       });
     }
@@ -179,14 +178,14 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
 
 function checkProperties(node: SchemaNode, path: string, profile: ProviderProfile, emit: Emit): void {
   const p = `\`${profile.name}\``;
-  const properties = isNode(node.properties) ? Object.keys(node.properties) : [];
+  const properties = isRecord(node.properties) ? Object.keys(node.properties) : [];
   for (const fact of profile.propertyNames) {
     if (fact.scope === 'top' && path !== '') continue;
     for (const key of properties) {
       if (fact.pattern.test(key)) continue;
       emit('property-name-invalid', fact, {
-        message: `Unexpected property name \`${key}\` at ${at(pointer(pointer(path, 'properties'), key))} for ${p}, which ${fact.reason}; rename it to match \`${fact.expected}\``,
-        schemaPath: pointer(pointer(path, 'properties'), key),
+        message: `Unexpected property name \`${key}\` at ${at(joinPointer(path, 'properties', key))} for ${p}, which ${fact.reason}; rename it to match \`${fact.expected}\``,
+        schemaPath: joinPointer(path, 'properties', key),
         expected: fact.expected,
         actual: key,
       });
@@ -194,10 +193,10 @@ function checkProperties(node: SchemaNode, path: string, profile: ProviderProfil
   }
   if (!isObjectSchema(node)) return;
   if (profile.closedObjects && node.additionalProperties !== false) {
-    const found = node.additionalProperties === undefined ? '`additionalProperties` is missing' : `found \`${json(node.additionalProperties)}\``;
+    const found = node.additionalProperties === undefined ? '`additionalProperties` is missing' : `found \`${show(node.additionalProperties, Infinity)}\``;
     emit('open-object', profile.closedObjects, {
       message: `Unexpected open object at ${at(path)} for ${p}, which ${profile.closedObjects.reason} (${found}); add \`additionalProperties: false\``,
-      schemaPath: node.additionalProperties === undefined ? path : pointer(path, 'additionalProperties'),
+      schemaPath: node.additionalProperties === undefined ? path : joinPointer(path, 'additionalProperties'),
       expected: false,
       actual: node.additionalProperties,
     });
@@ -207,8 +206,8 @@ function checkProperties(node: SchemaNode, path: string, profile: ProviderProfil
     for (const key of properties) {
       if (required.includes(key)) continue;
       emit('optional-property', profile.allRequired, {
-        message: `Unexpected optional property \`${key}\` at ${at(pointer(pointer(path, 'properties'), key))} for ${p}, which ${profile.allRequired.reason}; list it in \`required\` and allow \`null\` in its type to keep it optional`,
-        schemaPath: pointer(pointer(path, 'properties'), key),
+        message: `Unexpected optional property \`${key}\` at ${at(joinPointer(path, 'properties', key))} for ${p}, which ${profile.allRequired.reason}; list it in \`required\` and allow \`null\` in its type to keep it optional`,
+        schemaPath: joinPointer(path, 'properties', key),
       });
     }
   }
@@ -220,7 +219,7 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
   if (formats && typeof node.format === 'string' && !formats.allowed.includes(node.format)) {
     emit('unsupported-format', formats, {
       message: `Unexpected format \`${node.format}\` at ${at(path)} for ${p}, which ${formats.reason}; use one of ${formats.allowed.map((f) => `\`${f}\``).join(', ')}, or drop \`format\` and say it in the description`,
-      schemaPath: pointer(path, 'format'),
+      schemaPath: joinPointer(path, 'format'),
       expected: formats.allowed,
       actual: node.format,
     });
@@ -230,7 +229,7 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
     if (used.length > 0) {
       emit('pattern-unsupported', patterns, {
         message: `Unexpected ${used.map((f) => featureNames[f]).join(', ')} in \`pattern\` at ${at(path)} for ${p}, which ${patterns.reason}; rewrite the pattern without it or check it in the handler`,
-        schemaPath: pointer(path, 'pattern'),
+        schemaPath: joinPointer(path, 'pattern'),
         actual: node.pattern,
       });
     }
@@ -243,8 +242,8 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
           ? 'use `type: "string"` with string values and convert them in the handler'
           : 'use primitive values and map them to objects in the handler';
       emit('enum-invalid', enumValues, {
-        message: `Unexpected enum value \`${json(node.enum[bad])}\` at ${at(path)} for ${p}, which ${enumValues.reason}; ${fix}`,
-        schemaPath: pointer(pointer(path, 'enum'), bad),
+        message: `Unexpected enum value \`${show(node.enum[bad], Infinity)}\` at ${at(path)} for ${p}, which ${enumValues.reason}; ${fix}`,
+        schemaPath: joinPointer(path, 'enum', bad),
         actual: node.enum[bad],
       });
     }
@@ -256,8 +255,8 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
     if (!(nullablePair && tool.origin.shape === 'gemini')) {
       const fix = nullablePair ? `use \`type: "${nonNull[0]}"\` with \`nullable: true\`` : 'use `anyOf` with one type a branch';
       emit('type-array', typeArrays, {
-        message: `Unexpected type list \`${json(node.type)}\` at ${at(path)} for ${p}, which ${typeArrays.reason}; ${fix}`,
-        schemaPath: pointer(path, 'type'),
+        message: `Unexpected type list \`${show(node.type, Infinity)}\` at ${at(path)} for ${p}, which ${typeArrays.reason}; ${fix}`,
+        schemaPath: joinPointer(path, 'type'),
         actual: node.type,
       });
     }
@@ -268,14 +267,14 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
         if (key === '$ref' || refSiblings.allowed.includes(key)) continue;
         emit('ref-siblings', refSiblings, {
           message: `Unexpected keyword \`${key}\` beside \`$ref\` at ${at(path)} for ${p}, which ${refSiblings.reason}; move it into the referenced schema`,
-          schemaPath: pointer(path, key),
+          schemaPath: joinPointer(path, key),
         });
       }
     }
-    if (externalRef && localRefPointer(node.$ref) === undefined) {
+    if (externalRef && localRefFragment(node.$ref) === undefined) {
       emit('external-ref', externalRef, {
         message: `Unexpected external \`$ref\` \`${node.$ref}\` at ${at(path)} for ${p}, which ${externalRef.reason}; copy the schema into \`$defs\` and point at it`,
-        schemaPath: pointer(path, '$ref'),
+        schemaPath: joinPointer(path, '$ref'),
         actual: node.$ref,
       });
     }
@@ -303,11 +302,11 @@ interface SchemaStats {
 function measure(root: unknown): SchemaStats {
   const stats: SchemaStats = { properties: 0, optional: 0, unions: 0, nesting: { depth: 0, path: '' }, enumValues: 0, chars: 0, enums: [] };
   const walk = (node: unknown, path: string, depth: number, keyword: string | undefined): void => {
-    if (!isNode(node)) return;
+    if (!isRecord(node)) return;
     const level = depth + (isObjectSchema(node) ? 1 : 0);
     if (level > stats.nesting.depth) stats.nesting = { depth: level, path };
     if (keyword === 'properties' && isUnion(node)) stats.unions++;
-    if (isNode(node.properties)) {
+    if (isRecord(node.properties)) {
       const keys = Object.keys(node.properties);
       const required = Array.isArray(node.required) ? node.required : [];
       stats.properties += keys.length;
@@ -315,10 +314,10 @@ function measure(root: unknown): SchemaStats {
       stats.chars += keys.reduce((n, k) => n + k.length, 0);
     }
     for (const defs of ['$defs', 'definitions']) {
-      if (isNode(node[defs])) stats.chars += Object.keys(node[defs]).reduce((n, k) => n + k.length, 0);
+      if (isRecord(node[defs])) stats.chars += Object.keys(node[defs]).reduce((n, k) => n + k.length, 0);
     }
     if (Array.isArray(node.enum)) {
-      const chars = node.enum.reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : json(v).length), 0);
+      const chars = node.enum.reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : show(v, Infinity).length), 0);
       stats.enumValues += node.enum.length;
       stats.chars += chars;
       if (node.enum.every((v) => typeof v === 'string')) stats.enums.push({ path, count: node.enum.length, chars });
@@ -374,7 +373,7 @@ function schemaLimit(stats: SchemaStats, limit: LimitFact, profile: ProviderProf
     }
     case 'large-enum-chars':
       for (const e of stats.enums) {
-        if (e.count > (limit.threshold ?? 0) && e.chars > limit.max) exceeded(limit, profile, e.chars, pointer(e.path, 'enum'), emit);
+        if (e.count > (limit.threshold ?? 0) && e.chars > limit.max) exceeded(limit, profile, e.chars, joinPointer(e.path, 'enum'), emit);
       }
       return;
     default:

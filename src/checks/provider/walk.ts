@@ -1,15 +1,9 @@
+import { joinPointer } from '../../schema/pointer.js';
+import { localRefFragment } from '../../schema/refs.js';
+import { isRecord } from '../../util/values.js';
 import type { PatternFeature } from './profiles.js';
 
 export type SchemaNode = Record<string, unknown>;
-
-export function isNode(value: unknown): value is SchemaNode {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Appends one reference token to a JSON Pointer (RFC 6901 escaping). */
-export function pointer(base: string, token: string | number): string {
-  return `${base}/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
 
 /** A subschema position: the keyword that holds it and its JSON Pointer. */
 export interface Child {
@@ -39,20 +33,20 @@ export function children(node: SchemaNode, path: string): Child[] {
   const out: Child[] = [];
   for (const keyword of mapKeywords) {
     const map = node[keyword];
-    if (!isNode(map)) continue;
-    for (const [key, schema] of Object.entries(map)) out.push({ keyword, path: pointer(pointer(path, keyword), key), schema });
+    if (!isRecord(map)) continue;
+    for (const [key, schema] of Object.entries(map)) out.push({ keyword, path: joinPointer(path, keyword, key), schema });
   }
   for (const keyword of listKeywords) {
     const list = node[keyword];
-    if (Array.isArray(list)) list.forEach((schema, i) => out.push({ keyword, path: pointer(pointer(path, keyword), i), schema }));
+    if (Array.isArray(list)) list.forEach((schema, i) => out.push({ keyword, path: joinPointer(path, keyword, i), schema }));
   }
   if (Array.isArray(node.items)) {
-    node.items.forEach((schema, i) => out.push({ keyword: 'items', path: pointer(pointer(path, 'items'), i), schema }));
+    node.items.forEach((schema, i) => out.push({ keyword: 'items', path: joinPointer(path, 'items', i), schema }));
   } else if (node.items !== undefined) {
-    out.push({ keyword: 'items', path: pointer(path, 'items'), schema: node.items });
+    out.push({ keyword: 'items', path: joinPointer(path, 'items'), schema: node.items });
   }
   for (const keyword of singleKeywords) {
-    if (node[keyword] !== undefined) out.push({ keyword, path: pointer(path, keyword), schema: node[keyword] });
+    if (node[keyword] !== undefined) out.push({ keyword, path: joinPointer(path, keyword), schema: node[keyword] });
   }
   return out;
 }
@@ -66,7 +60,7 @@ export function typesOf(node: SchemaNode): string[] {
 /** An object schema: declared `type: "object"`, or untyped with `properties`. */
 export function isObjectSchema(node: SchemaNode): boolean {
   const types = typesOf(node);
-  return types.includes('object') || (types.length === 0 && node.$ref === undefined && isNode(node.properties));
+  return types.includes('object') || (types.length === 0 && node.$ref === undefined && isRecord(node.properties));
 }
 
 export function isArraySchema(node: SchemaNode): boolean {
@@ -78,22 +72,12 @@ export function isUnion(node: SchemaNode): boolean {
   return Array.isArray(node.anyOf) || Array.isArray(node.oneOf) || typesOf(node).length > 1;
 }
 
-/** The JSON Pointer a local `$ref` names, or undefined for an external one. */
-export function localRefPointer(ref: string): string | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  try {
-    return decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Every `$ref` in a schema, where it sits and which pointer it names. */
-export function collectRefs(root: unknown): Array<{ at: string; target: string | undefined; ref: string }> {
+function collectRefs(root: unknown): Array<{ at: string; target: string | undefined; ref: string }> {
   const refs: Array<{ at: string; target: string | undefined; ref: string }> = [];
   const visit = (node: unknown, path: string): void => {
-    if (!isNode(node)) return;
-    if (typeof node.$ref === 'string') refs.push({ at: path, target: localRefPointer(node.$ref), ref: node.$ref });
+    if (!isRecord(node)) return;
+    if (typeof node.$ref === 'string') refs.push({ at: path, target: localRefFragment(node.$ref), ref: node.$ref });
     for (const child of children(node, path)) visit(child.schema, child.path);
   };
   visit(root, '');
