@@ -47,26 +47,42 @@ export interface Validator {
  * share one), all errors, formats on, unknown vendor keywords tolerated. Compiled
  * validators are cached by schema identity: recorded-call validation calls this per row.
  */
+// One Ajv instance per draft for the process: creating one compiles its meta-schema, which
+// costs more than compiling a tool's schema, and every check and worker needs the same few.
+const shared = new Map<Draft, Ajv>();
+
+function ajvFor(draft: Draft): Ajv {
+  let ajv = shared.get(draft);
+  if (!ajv) shared.set(draft, (ajv = makeAjv(draft)));
+  return ajv;
+}
+
 export class SchemaCompiler {
-  readonly #ajv = new Map<Draft, Ajv>();
   readonly #cache = new WeakMap<object, Validator>();
 
   compile(schema: JsonSchemaObject): Validator {
     const hit = this.#cache.get(schema);
     if (hit) return hit;
-    const draft = draftOf(schema);
-    let ajv = this.#ajv.get(draft);
-    if (!ajv) this.#ajv.set(draft, (ajv = makeAjv(draft)));
-    // Strip `$schema` for the compile: Ajv only knows the meta-schema of its own class, and the draft was chosen above.
+    // Strip `$schema` for the compile: Ajv only knows the meta-schema of its own class, and the draft was chosen by draftOf.
     const { $schema: _ignored, $id: _id, ...body } = schema;
-    const validate: ValidateFunction = ajv.compile(body);
-    const validator = Object.assign((value: unknown) => validate(value) as boolean, {
-      errors(value: unknown): SchemaError[] {
-        if (validate(value)) return [];
-        // Ajv overwrites `validate.errors` on the next call: copy now.
-        return explain([...(validate.errors ?? [])]);
+    const validate: ValidateFunction = ajvFor(draftOf(schema)).compile(body);
+    // The errors of the last failed value: `errors()` right after a failed check (the usual
+    // order) reuses them instead of validating again. Ajv overwrites `validate.errors` on the next call, so keep a copy.
+    let failed: { value: unknown; errors: ErrorObject[] } | undefined;
+    const validator = Object.assign(
+      (value: unknown) => {
+        if (validate(value)) return true;
+        failed = { value, errors: [...(validate.errors ?? [])] };
+        return false;
       },
-    });
+      {
+        errors(value: unknown): SchemaError[] {
+          if (failed && failed.value === value) return explain(failed.errors);
+          if (validate(value)) return [];
+          return explain([...(validate.errors ?? [])]);
+        },
+      },
+    );
     this.#cache.set(schema, validator);
     return validator;
   }
