@@ -229,6 +229,11 @@ function hermes(ex: Extraction, src: Source, at: number, openLength: number): nu
   }
   const end = close + '</tool_call>'.length;
   const body = s.slice(bodyStart, close);
+  // A call written as `name key=value` or `name(...)` is meant as a call even without JSON: never skip it.
+  if (/^\s*[A-Za-z_][\w.-]*\s*(?:\(|[A-Za-z_][\w-]*\s*=)/.test(body) && !/[{[]/.test(body)) {
+    ex.unparseable(place(src, '`<tool_call>` block', at, end), 'Unexpected text in `<tool_call>` block, expected a JSON object with `name` and `arguments`');
+    return end;
+  }
   // `<tool_call></tool_call>` or `` `<tool_call>` and `</tool_call>` `` in prose names the tags; it holds no call.
   if (!/[{[(:"]/.test(body)) return end;
   jsonBlock(ex, src, bodyStart, body, place(src, '`<tool_call>` block', at, end), { mustBeCall: true, notation: 'hermes' });
@@ -489,7 +494,13 @@ function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
   const src = fenceSource(ex, f);
   if (callFences.has(f.lang)) {
     const body = f.value.trimStart();
-    if (body.startsWith('<')) return scan(ex, src);
+    if (body.startsWith('<')) {
+      // Tags inside a call fence: whatever they hold, the fence promised a call.
+      const before = ex.examples.length + ex.diagnostics.length;
+      scan(ex, src);
+      if (ex.examples.length + ex.diagnostics.length === before) ex.unparseable(block, `Unexpected markup in ${block.where}, expected a tool call (JSON, or a <tool_call> or <function_calls> block)`);
+      return;
+    }
     if (body === '') return ex.unparseable(block, `Unexpected empty \`${f.lang}\` fence, expected a tool call`);
     if (!f.closed) block.where = `the unclosed \`${f.lang}\` fence`;
     if (/^\[[ \t]*[A-Za-z_][\w.]*[ \t]*\(/.test(body)) {
