@@ -6,8 +6,8 @@ import type { ToolCallExample } from '../extract/types.js';
 import { exampleRules } from '../extract/rules.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { report } from '../report/rule.js';
-import { SchemaCompiler, strictView, type Validator } from '../schema/validator.js';
-import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
+import { SchemaCompiler, type Validator } from '../schema/validator.js';
+import type { ToolSpec } from '../tools/types.js';
 import { suggestName } from '../util/suggest.js';
 
 export { exampleRules };
@@ -46,7 +46,7 @@ export function checkExamples(examples: readonly ToolCallExample[], tools: reado
     let v = validators.get(tool);
     if (!v) {
       try {
-        v = compiler.compile(options.strict ? (strictView(tool.inputSchema) as JsonSchemaObject) : tool.inputSchema);
+        v = compiler.compile(tool.inputSchema, { strict: options.strict === true });
       } catch (error) {
         v = error instanceof Error ? error : new Error(String(error));
       }

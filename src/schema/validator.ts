@@ -59,8 +59,15 @@ function ajvFor(draft: Draft): Ajv {
 
 export class SchemaCompiler {
   readonly #cache = new WeakMap<object, Validator>();
+  readonly #strict = new WeakMap<object, Validator>();
 
-  compile(schema: JsonSchemaObject): Validator {
+  /** `strict`: validate as OpenAI strict mode reads the schema (see strictView); cached per schema too. */
+  compile(schema: JsonSchemaObject, options: { strict?: boolean } = {}): Validator {
+    if (options.strict) {
+      let v = this.#strict.get(schema);
+      if (!v) this.#strict.set(schema, (v = this.compile(strictView(schema) as JsonSchemaObject)));
+      return v;
+    }
     const hit = this.#cache.get(schema);
     if (hit) return hit;
     // Strip `$schema` for the compile: Ajv only knows the meta-schema of its own class, and the draft was chosen by draftOf.
