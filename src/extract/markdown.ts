@@ -1,9 +1,12 @@
 /**
  * The block structure the extractor needs from markdown: fenced code blocks (wherever they
  * sit: lists, block quotes) and block quotes (whose `>` markers are not part of what a
- * tag holds). Inline markup is never needed, so the fast path turns it off.
+ * tag holds). Inline markup is never needed. The fast path reads lines with a block scanner
+ * that follows micromark; where the scanner declines a text, micromark itself runs with
+ * inline constructs turned off. Both give what the full remark parse gives.
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
+import { scanBlocks } from './blocks.js';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 
@@ -47,6 +50,16 @@ const blockOnly = {
   },
 };
 
+/**
+ * A fence's language as remark decodes it. Escapes and character references are rare in an
+ * info string; for those, micromark reads a one-line fence with the same info word.
+ */
+function decodeLang(info: string): string {
+  if (!/[\\&\0]/.test(info)) return info.toLowerCase();
+  const root = fromMarkdown(`~~~ ${info}`, { extensions: [blockOnly] }) as unknown as MdNode;
+  return (root.children?.[0]?.lang ?? '').toLowerCase();
+}
+
 function parseTree(text: string, mode: ParseMode): MdNode {
   if (mode === 'full') return unified().use(remarkParse).parse(text) as unknown as MdNode;
   return fromMarkdown(text, { extensions: [blockOnly] }) as unknown as MdNode;
@@ -71,6 +84,16 @@ export function blockStructure(text: string, mode: ParseMode): Structure {
   const structure: Structure = { fences: [], quotes: [] };
   if (mode === 'fast' && !text.includes('```') && !text.includes('~~~') && !/^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*>/m.test(text)) {
     return structure;
+  }
+  if (mode === 'fast') {
+    const scanned = scanBlocks(text);
+    if (scanned) {
+      for (const f of scanned.fences) {
+        structure.fences.push({ start: f.start, end: f.end, lang: decodeLang(f.info), value: f.value, line: f.line, closed: isClosed(text, f.start, f.end) });
+      }
+      structure.quotes = scanned.quotes;
+      return structure;
+    }
   }
   const root = parseTree(text, mode);
   const stack: MdNode[] = [root];
