@@ -535,22 +535,30 @@ function withoutQuoteMarkers(text: string, structure: Structure, lines: LineInde
     const last = lines.at(Math.max(q.start, q.end - 1)).line;
     for (let l = first; l <= last; l++) depth.set(l, (depth.get(l) ?? 0) + 1);
   }
-  const chars = text.split('');
+  // Blank out the `>` markers (same length, so offsets stay valid); only quoted lines are touched.
+  const marks: number[] = [];
   for (const [line, d] of depth) {
     let i = lines.lineStart(line);
     let left = d;
-    while (left > 0 && i < chars.length) {
-      const c = chars[i];
+    while (left > 0 && i < text.length) {
+      const c = text[i];
       if (c === ' ' || c === '\t') i++;
       else if (c === '>') {
-        chars[i] = ' ';
+        marks.push(i);
         left--;
         i++;
-      } else if ((c === '-' || c === '*' || c === '+') && (chars[i + 1] === ' ' || chars[i + 1] === '\t')) i++;
+      } else if ((c === '-' || c === '*' || c === '+') && (text[i + 1] === ' ' || text[i + 1] === '\t')) i++;
       else break;
     }
   }
-  return chars.join('');
+  marks.sort((a, b) => a - b);
+  let out = '';
+  let from = 0;
+  for (const at of marks) {
+    out += `${text.slice(from, at)} `;
+    from = at + 1;
+  }
+  return out + text.slice(from);
 }
 
 /** Fences and prose of one markdown text (the prompt, or the body of a `markdown` fence inside it). */

@@ -50,6 +50,7 @@ export interface Validator {
 // One Ajv instance per draft for the process: creating one compiles its meta-schema, which
 // costs more than compiling a tool's schema, and every check and worker needs the same few.
 const shared = new Map<Draft, Ajv>();
+const bodies = new WeakMap<JsonSchemaObject, JsonSchemaObject>();
 
 function ajvFor(draft: Draft): Ajv {
   let ajv = shared.get(draft);
@@ -71,7 +72,12 @@ export class SchemaCompiler {
     const hit = this.#cache.get(schema);
     if (hit) return hit;
     // Strip `$schema` for the compile: Ajv only knows the meta-schema of its own class, and the draft was chosen by draftOf.
-    const { $schema: _ignored, $id: _id, ...body } = schema;
+    // The stripped copy is kept per schema so the shared Ajv instance's own cache hits for every compiler.
+    let body = bodies.get(schema);
+    if (!body) {
+      const { $schema: _ignored, $id: _id, ...rest } = schema;
+      bodies.set(schema, (body = rest));
+    }
     const validate: ValidateFunction = ajvFor(draftOf(schema)).compile(body);
     // The errors of the last failed value: `errors()` right after a failed check (the usual
     // order) reuses them instead of validating again. Ajv overwrites `validate.errors` on the next call, so keep a copy.
