@@ -91,8 +91,8 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     // A handler named in the config is the code's own type, not the zod schema the tool was generated from: compare them.
     tool.generated = false;
   }
+  const { isProviderName, providerNames } = await import('./checks/provider/index.js');
   for (const provider of config.providers ?? []) {
-    const { isProviderName, providerNames } = await import('./checks/provider/index.js');
     if (!isProviderName(provider)) throw new InputError('config/invalid', `Unknown provider \`${provider}\` in \`providers\`, expected one of ${providerNames.map((p) => `\`${p}\``).join(', ')}`, { file: display(config.file) });
   }
   const module = loadPromptModule(config.prompts, cwd);

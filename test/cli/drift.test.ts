@@ -1,26 +1,21 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, demoCopy, lineOf, report } from './helpers.js';
+import { cli, withDemo, lineOf, report } from './helpers.js';
 
 // Each test makes one kind of drift in a copy of the demo and expects `check` to exit 1
 // with the rule id at the file and line a person must edit.
 
 const check = (dir: string) => cli(['check', '--format', 'json'], { cwd: dir });
 
-test('the untouched demo checks clean', () => {
-  const demo = demoCopy();
-  try {
+test('the untouched demo checks clean', () =>
+  withDemo((demo) => {
     const result = check(demo.dir);
     expect(report(result).diagnostics).toEqual([]);
     expect(result.code).toBe(0);
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('a required argument removed from a YAML example: example/invalid-arguments at the example', () => {
-  const demo = demoCopy();
-  try {
+test('a required argument removed from a YAML example: example/invalid-arguments at the example', () =>
+  withDemo((demo) => {
     const file = 'prompts/examples/refund_agent.yaml';
     // The second example's create_refund loses its `reason`.
     demo.edit(file, /(amount_cents: 12999\n)\s+reason: not_delivered\n/, '$1');
@@ -36,28 +31,20 @@ test('a required argument removed from a YAML example: example/invalid-arguments
     const text = demo.read(file);
     const lines = hits.map((d) => d.line);
     expect(lines.every((l) => l! >= lineOf(text, 'title: A legacy order') && l! < lineOf(text, 'title: A refund over the limit'))).toBe(true);
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('an argument value out of bounds points at the argument line', () => {
-  const demo = demoCopy();
-  try {
+test('an argument value out of bounds points at the argument line', () =>
+  withDemo((demo) => {
     const file = 'prompts/examples/refund_agent.yaml';
     demo.edit(file, 'amount_cents: 4200', 'amount_cents: 420000');
     const result = check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'example/invalid-arguments');
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'amount_cents: 420000'), instancePath: '/amount_cents', tool: 'create_refund' });
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('a tool renamed in a retrieval stub: example/unknown-tool at the stub entry, with a did-you-mean', () => {
-  const demo = demoCopy();
-  try {
+test('a tool renamed in a retrieval stub: example/unknown-tool at the stub entry, with a did-you-mean', () =>
+  withDemo((demo) => {
     const file = 'prompts/stubs/help_center.yaml';
     demo.edit(file, 'name: issue_store_credit', 'name: issue_credit');
     const result = check(demo.dir);
@@ -68,28 +55,20 @@ test('a tool renamed in a retrieval stub: example/unknown-tool at the stub entry
     expect(hit!.line).toBeGreaterThanOrEqual(lineOf(demo.read(file), 'id: HC-118'));
     expect(hit!.line).toBeLessThanOrEqual(lineOf(demo.read(file), 'name: issue_credit'));
     expect(hit!.message).toContain('issue_store_credit');
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('broken JSON in a template example: example/unparseable at the template line', () => {
-  const demo = demoCopy();
-  try {
+test('broken JSON in a template example: example/unparseable at the template line', () =>
+  withDemo((demo) => {
     const file = 'prompts/order_triage.prompt';
     demo.edit(file, 'Orders that have shipped', 'Broken example:\n<tool_call>\n{"name": "escalate_to_human", "arguments": {"reason": "other",}\n</tool_call>\n\nOrders that have shipped');
     const result = check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'example/unparseable');
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), '<tool_call>\n{"name": "escalate_to_human"') });
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('a placeholder left in a partial: example/placeholder at the partial line', () => {
-  const demo = demoCopy();
-  try {
+test('a placeholder left in a partial: example/placeholder at the partial line', () =>
+  withDemo((demo) => {
     const file = 'prompts/partials/_tool_call_json.prompt';
     demo.edit(file, 'Customer: {{user}}\n', 'Customer: {{user}}\n\n```tool_call\n{"name": "$FUNCTION_NAME", "arguments": {}}\n```\n');
     const result = check(demo.dir);
@@ -97,28 +76,20 @@ test('a placeholder left in a partial: example/placeholder at the partial line',
     const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/placeholder');
     expect(hits.length).toBeGreaterThan(0);
     expect(hits[0]).toMatchObject({ file, line: lineOf(demo.read(file), '```tool_call') });
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('a wording change in a tool description fails as an outdated snapshot with a line diff', () => {
-  const demo = demoCopy();
-  try {
+test('a wording change in a tool description fails as an outdated snapshot with a line diff', () =>
+  withDemo((demo) => {
     demo.edit('prompts/tools/descriptions.yaml', 'Amount to refund in cents, e.g. 4200 for £42.00.', 'Amount to refund, in cents.');
     const result = cli(['check'], { cwd: demo.dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('snapshot/outdated');
     expect(result.stdout).toMatch(/^\s*-\s+Amount to refund in cents, e\.g\. 4200 for £42\.00\.$/m);
     expect(result.stdout).toMatch(/^\s*\+\s+Amount to refund, in cents\.$/m);
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('bad input exits 2 with file, line and column, and writes nothing', () => {
-  const demo = demoCopy();
-  try {
+test('bad input exits 2 with file, line and column, and writes nothing', () =>
+  withDemo((demo) => {
     const file = 'prompts/cases/refund_agent.yaml';
     demo.edit(file, 'retrieval: legacy_orders', 'retrieval: [legacy_orders');
     const before = readdirSync(join(demo.dir, 'snapshots'), { recursive: true }).sort();
@@ -127,14 +98,10 @@ test('bad input exits 2 with file, line and column, and writes nothing', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(new RegExp(`^prompt-contract: ${file.replaceAll('.', '\\.')}:\\d+:\\d+: YAML syntax error`));
     expect(readdirSync(join(demo.dir, 'snapshots'), { recursive: true }).sort()).toEqual(before);
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('a deleted snapshot is snapshot/missing; a stray one is snapshot/obsolete', () => {
-  const demo = demoCopy();
-  try {
+test('a deleted snapshot is snapshot/missing; a stray one is snapshot/obsolete', () =>
+  withDemo((demo) => {
     demo.write('snapshots/refund_agent/renamed_case.txt', demo.read('snapshots/refund_agent/legacy_order.txt'));
     rmSync(join(demo.dir, 'snapshots/refund_agent/legacy_order.txt'));
     const result = check(demo.dir);
@@ -144,21 +111,14 @@ test('a deleted snapshot is snapshot/missing; a stray one is snapshot/obsolete',
       ['snapshot/missing', 'error', 'snapshots/refund_agent/legacy_order.txt'],
       ['snapshot/obsolete', 'warning', 'snapshots/refund_agent/renamed_case.txt'],
     ]));
-  } finally {
-    demo.remove();
-  }
-});
+  }));
 
-test('a description for a parameter that no longer exists: config/unknown-description-target at its line', () => {
-  const demo = demoCopy();
-  try {
+test('a description for a parameter that no longer exists: config/unknown-description-target at its line', () =>
+  withDemo((demo) => {
     const file = 'prompts/tools/descriptions.yaml';
     demo.edit(file, '    note: Optional note', '    memo: Optional note');
     const result = check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'config/unknown-description-target');
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'memo: Optional note'), tool: 'create_refund' });
-  } finally {
-    demo.remove();
-  }
-});
+  }));

@@ -49,6 +49,16 @@ export function demoCopy(): { dir: string; edit(file: string, from: string | Reg
   };
 }
 
+/** Runs `fn` on a fresh copy of the demo and removes the copy afterwards, pass or fail. */
+export function withDemo<T>(fn: (demo: ReturnType<typeof demoCopy>) => T): T {
+  const demo = demoCopy();
+  try {
+    return fn(demo);
+  } finally {
+    demo.remove();
+  }
+}
+
 /** 1-based line of the first line in `text` containing `needle` (after `from`, when given). */
 export function lineOf(text: string, needle: string, from?: string): number {
   const start = from === undefined ? 0 : text.indexOf(from);

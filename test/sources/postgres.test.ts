@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { checkPersisted } from '../../src/checks/persisted.js';
 import { readPersistedCalls, type PostgresSource } from '../../src/sources/persisted.js';
 import { singleStatement, withReadOnlyPostgres } from '../../src/sources/postgres.js';
-import type { RecordedItem } from '../../src/sources/types.js';
-import type { JsonSchemaObject } from '../../src/tools/types.js';
-import { normalizeTools } from '../../src/tools/normalize.js';
 import { InputError } from '../../src/util/errors.js';
+import { collect, fixture, handlerSchemas, seedReading, summary, tools } from './helpers.js';
 
 const url = process.env.PROMPT_CONTRACT_PG_URL;
 const howToStart = 'start one with: eval "$(.ci/postgres.sh start)"';
@@ -26,19 +23,8 @@ if (!url && !process.env.CI) {
   test.todo(`persisted PostgreSQL sources: set PROMPT_CONTRACT_PG_URL to run them (${howToStart})`);
 }
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const tools = normalizeTools(JSON.parse(readFileSync(fixture('tools.json'), 'utf8')));
-const handlerSchemas = new Map<string, JsonSchemaObject>([['create_refund', JSON.parse(readFileSync(fixture('create_refund.handler.json'), 'utf8')) as JsonSchemaObject]]);
 
-async function collect(items: AsyncIterable<RecordedItem>): Promise<RecordedItem[]> {
-  const out: RecordedItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
-function summary(items: RecordedItem[]): string[] {
-  return items.map((item) => ('corrupt' in item ? `corrupt@${item.where.row}` : `${item.where.row}:${item.id}:${item.name}`));
-}
 
 describeWithServer('persisted PostgreSQL sources', () => {
   // A schema of its own per run, so parallel runs and leftovers never meet.
@@ -67,16 +53,7 @@ describeWithServer('persisted PostgreSQL sources', () => {
 
   test('reads a text column: Anthropic and OpenAI shapes, corrupt rows reported', async () => {
     const items = await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages ORDER BY id`)));
-    expect(summary(items)).toEqual([
-      '1:toolu_01:create_refund',
-      '2:toolu_02:create_refund',
-      '3#0:call_a:lookup_order',
-      '3#1:call_b:create_refund',
-      'corrupt@5',
-      '6:toolu_06:create_refund',
-      '7:toolu_07:escalate_to_humans',
-      'corrupt@8',
-    ]);
+    expect(summary(items)).toEqual(seedReading);
   });
 
   test('reads a JSONB column, fetched through the cursor in small batches', async () => {

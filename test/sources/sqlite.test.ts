@@ -8,14 +8,9 @@ import { checkPersisted } from '../../src/checks/persisted.js';
 import { persistedRules } from '../../src/checks/persisted.rules.js';
 import { readPersistedCalls, type PersistedSource } from '../../src/sources/persisted.js';
 import { openSqliteReadOnly } from '../../src/sources/sqlite.js';
-import type { RecordedItem } from '../../src/sources/types.js';
-import type { JsonSchemaObject } from '../../src/tools/types.js';
-import { normalizeTools } from '../../src/tools/normalize.js';
 import { InputError } from '../../src/util/errors.js';
+import { collect, fixture, handlerSchemas, seedReading, summary, tools } from './helpers.js';
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const tools = normalizeTools(JSON.parse(readFileSync(fixture('tools.json'), 'utf8')));
-const handlerSchemas = new Map<string, JsonSchemaObject>([['create_refund', JSON.parse(readFileSync(fixture('create_refund.handler.json'), 'utf8')) as JsonSchemaObject]]);
 
 let dir: string;
 let file: string;
@@ -37,29 +32,10 @@ const source = (query = 'SELECT id, message FROM messages ORDER BY id', extra: P
   ...extra,
 });
 
-async function collect(items: AsyncIterable<RecordedItem>): Promise<RecordedItem[]> {
-  const out: RecordedItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-function summary(items: RecordedItem[]): string[] {
-  return items.map((item) => ('corrupt' in item ? `corrupt@${item.where.row}` : `${item.where.row}:${item.id}:${item.name}`));
-}
-
 describe('readPersistedCalls (SQLite)', () => {
   test('reads Anthropic messages and content arrays, OpenAI tool_calls, and reports corrupt rows', async () => {
     const items = await collect(readPersistedCalls(source()));
-    expect(summary(items)).toEqual([
-      '1:toolu_01:create_refund',
-      '2:toolu_02:create_refund',
-      '3#0:call_a:lookup_order',
-      '3#1:call_b:create_refund',
-      'corrupt@5',
-      '6:toolu_06:create_refund',
-      '7:toolu_07:escalate_to_humans',
-      'corrupt@8',
-    ]);
+    expect(summary(items)).toEqual(seedReading);
     expect(items[3]).toMatchObject({ arguments: { order_id: 'B-0001', amount_cents: 75000, reason: 'damaged' }, where: { source: 'conversations' } });
     expect(items[4]).toMatchObject({ message: expect.stringMatching(/^The message in column `message` is not valid JSON/) });
     expect(items[7]).toMatchObject({ message: expect.stringMatching(/arguments of `lookup_order` are a string that is not JSON/) });
