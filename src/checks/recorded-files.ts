@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SchemaCompiler } from '../schema/validator.js';
 import type { LineRange } from '../sources/chunks.js';
+import type { RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
 import type { AccumulatorState, RecordedAccumulator, RecordedCheckOptions } from './recorded.js';
@@ -48,11 +49,28 @@ function unreadable(file: string, error: unknown): InputError {
  * the same lines, line numbers and records as `readRecordedCalls`, read 1 MB at a time.
  */
 export async function accumulateFile(accumulator: RecordedAccumulator, file: string, range?: LineRange, source = file): Promise<void> {
-  const [{ forEachLine }, { parseRecordedLine }] = await Promise.all([import('../sources/chunks.js'), import('../sources/jsonl.js')]);
+  const [{ forEachLine }, { unparseableLine, recordedItemsOf }, { plainCallName, plainArguments }] = await Promise.all([
+    import('../sources/chunks.js'),
+    import('../sources/jsonl.js'),
+    import('../sources/shapes.js'),
+  ]);
+  const addAll = (items: RecordedItem[]) => {
+    for (let i = 0; i < items.length; i++) accumulator.add(items[i]!);
+  };
   try {
     await forEachLine(file, range, (text, line) => {
-      const items = parseRecordedLine(text, { source, line });
-      for (let i = 0; i < items.length; i++) accumulator.add(items[i]!);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        accumulator.add(unparseableLine(error, { source, line }));
+        return;
+      }
+      // A valid call in a common shape is counted without building a record for it; every
+      // other line (other shapes, unknown tools, failures) goes the general way.
+      const name = plainCallName(value);
+      if (name !== undefined && accumulator.addValid(name, plainArguments(value as object))) return;
+      addAll(recordedItemsOf(value, { source, line }));
     });
   } catch (error) {
     if (error instanceof InputError) throw error;
@@ -117,7 +135,7 @@ export async function validateRecordedFiles(
 
 /** A compiler whose validators are never called: for the accumulator that only merges worker states. */
 function mergeOnlyCompiler(): SchemaCompiler {
-  const unused = Object.assign(() => true, { errors: () => [] });
+  const unused = Object.assign(() => true, { errors: () => [], places: () => [] });
   return { compile: () => unused } as unknown as SchemaCompiler;
 }
 

@@ -1,7 +1,7 @@
 import type { Diagnostic, Witness } from '../report/diagnostic.js';
 import { report, type RuleMeta } from '../report/rule.js';
 import { unescapeSegment } from '../schema/pointer.js';
-import { SchemaCompiler, type SchemaError, type Validator } from '../schema/validator.js';
+import { SchemaCompiler, type SchemaPlace, type Validator } from '../schema/validator.js';
 import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
@@ -75,8 +75,11 @@ export interface AccumulatorState {
 }
 
 interface CompiledTool {
+  name: string;
   schema: Validator;
   handler: Validator | undefined;
+  /** Readable calls to this tool counted so far. */
+  calls: number;
 }
 
 /** The value at an instance path, and the path with array indices generalised to `*`. */
@@ -104,7 +107,7 @@ function locate(args: unknown, pointer: string): { path: string; found: boolean;
 }
 
 /** The failed condition in a few words, for "(must be <= 50000)". */
-function condition(error: SchemaError): string {
+function condition(error: SchemaPlace): string {
   const x = error.expected;
   switch (error.keyword) {
     case 'maximum':
@@ -172,6 +175,8 @@ const ruleSets = {
   persisted: { invalid: persistedRules.invalid, handler: persistedRules['handler-rejects'], unknown: persistedRules['unknown-tool'], corrupt: persistedRules.corrupt },
 } satisfies Record<ObservedKind, { invalid: RuleMeta; handler: RuleMeta | undefined; unknown: RuleMeta; corrupt: RuleMeta }>;
 
+const NONE = Symbol('none');
+
 /**
  * Counts recorded or persisted calls against the current tool schemas in constant memory:
  * a counter per tool and per failure group, and the first few witnesses of each. Groups
@@ -181,9 +186,12 @@ const ruleSets = {
 export class RecordedAccumulator {
   readonly kind: ObservedKind;
   readonly #tools = new Map<string, CompiledTool>();
+  /** The same tools by name length: names read from JSON are new strings each time, and comparing a few is cheaper than hashing each. */
+  readonly #byLength: CompiledTool[][] = [];
+  /** The arguments `addValid` last saw fail, so that `add` does not validate them twice. */
+  #failedArgs: unknown = NONE;
   readonly #maxWitnesses: number;
   readonly #maxCorrupt: number;
-  readonly #totals = new Map<string, number>();
   readonly #failures = new Map<string, FailureGroup>();
   readonly #unknown = new Map<string, UnknownToolGroup>();
   readonly #corrupt: CorruptRecord[] = [];
@@ -206,10 +214,20 @@ export class RecordedAccumulator {
       const handlerSchema =
         this.kind === 'persisted' ? (options.handlerSchemas?.get(tool.name) ?? (tool.handler?.kind === 'json-schema' ? tool.handler.schema : undefined)) : undefined;
       this.#tools.set(tool.name, {
+        name: tool.name,
         schema: compile(tool.inputSchema, tool.name, 'input schema'),
         handler: handlerSchema === undefined ? undefined : compile(handlerSchema, tool.name, 'handler argument schema'),
+        calls: 0,
       });
     }
+    for (const tool of this.#tools.values()) (this.#byLength[tool.name.length] ??= []).push(tool);
+  }
+
+  #find(name: string): CompiledTool | undefined {
+    const candidates = this.#byLength[name.length];
+    if (candidates === undefined) return undefined;
+    for (let i = 0; i < candidates.length; i++) if (candidates[i]!.name === name) return candidates[i];
+    return undefined;
   }
 
   /** Counts one call or unreadable record. The hot path: one map lookup and one compiled validation per call. */
@@ -220,14 +238,35 @@ export class RecordedAccumulator {
       return;
     }
     this.#calls++;
-    const tool = this.#tools.get(item.name);
+    const tool = this.#find(item.name);
+    const failed = this.#failedArgs === item.arguments;
+    this.#failedArgs = NONE;
     if (tool === undefined) {
       this.#unknownCall(item);
       return;
     }
-    this.#totals.set(item.name, (this.#totals.get(item.name) ?? 0) + 1);
-    if (!tool.schema(item.arguments)) this.#fail('schema', item, tool.schema);
+    tool.calls++;
+    if (failed || !tool.schema(item.arguments)) this.#fail('schema', item, tool.schema);
     if (tool.handler !== undefined && !tool.handler(item.arguments)) this.#fail('handler', item, tool.handler);
+  }
+
+  /**
+   * The fast path for a call whose shape is already known: counts it and returns true when
+   * it names a tool and passes that tool's schema (with no handler schema to check as
+   * well). Otherwise it counts nothing and returns false, and the caller passes the whole
+   * item to `add` next, which reports it. Most calls in a log are valid: they cost a name
+   * lookup and one compiled validation, and nothing is built for them.
+   */
+  addValid(name: string, args: unknown): boolean {
+    const tool = this.#find(name);
+    if (tool === undefined || tool.handler !== undefined) return false;
+    if (!tool.schema(args)) {
+      this.#failedArgs = args;
+      return false;
+    }
+    this.#calls++;
+    tool.calls++;
+    return true;
   }
 
   #witness(call: RecordedCall, at?: { found: boolean; value: unknown }): Witness {
@@ -249,9 +288,9 @@ export class RecordedAccumulator {
   }
 
   #fail(against: FailureGroup['against'], call: RecordedCall, validator: Validator): void {
-    let errors = validator.errors(call.arguments);
-    // Every error may sit inside an anyOf/oneOf that explain() leaves out: still count the call.
-    if (errors.length === 0) errors = [{ keyword: 'valid', instancePath: '', schemaPath: '#', message: 'does not match the schema' }];
+    let errors = validator.places(call.arguments);
+    // Every error may sit inside an anyOf/oneOf that places() leaves out: still count the call.
+    if (errors.length === 0) errors = [{ keyword: 'valid', instancePath: '', schemaPath: '#' }];
     let seen: Set<string> | undefined;
     for (const error of errors) {
       const at = locate(call.arguments, error.instancePath);
@@ -291,7 +330,7 @@ export class RecordedAccumulator {
     return {
       kind: this.kind,
       calls: this.#calls,
-      totals: [...this.#totals],
+      totals: [...this.#tools].flatMap(([name, tool]): Array<[string, number]> => (tool.calls > 0 ? [[name, tool.calls]] : [])),
       failures: [...this.#failures.values()].map(copy),
       unknown: [...this.#unknown.values()].map(copy),
       corrupt: [...this.#corrupt],
@@ -304,7 +343,11 @@ export class RecordedAccumulator {
     const state = other instanceof RecordedAccumulator ? other.state() : other;
     if (state.kind !== this.kind) throw new TypeError(`Cannot merge ${state.kind} counts into ${this.kind} counts`);
     this.#calls += state.calls;
-    for (const [tool, n] of state.totals) this.#totals.set(tool, (this.#totals.get(tool) ?? 0) + n);
+    for (const [name, n] of state.totals) {
+      const tool = this.#tools.get(name);
+      if (tool === undefined) throw new TypeError(`Cannot merge counts for \`${name}\`, which is not one of this accumulator's tools`);
+      tool.calls += n;
+    }
     const mergeInto = <T extends { count: number; witnesses: Witness[]; source: string | null }>(map: Map<string, T>, key: string, group: T) => {
       const mine = map.get(key);
       if (mine === undefined) {
@@ -337,7 +380,7 @@ export class RecordedAccumulator {
     for (const g of failures) {
       const rule = g.against === 'handler' ? rules.handler : rules.invalid;
       if (rule === undefined) continue;
-      const total = this.#totals.get(g.tool) ?? g.count;
+      const total = this.#tools.get(g.tool)?.calls ?? g.count;
       const where = g.instancePath === '' ? 'the top level' : `\`${g.instancePath}\``;
       const inSource = noun === 'persisted' && g.source !== null ? ` in \`${g.source}\`` : '';
       const head = `${count(g.count)} of ${count(total)} ${noun} calls to \`${g.tool}\`${inSource}`;

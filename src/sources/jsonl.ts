@@ -1,8 +1,8 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { InputError, errorMessage } from '../util/errors.js';
-import { itemsFromValue, parseJson, type Where } from './shapes.js';
-import type { RecordedCall, RecordedItem } from './types.js';
+import { itemsFromValue, notJson, parseJson, type Where } from './shapes.js';
+import type { CorruptRecord, RecordedCall, RecordedItem } from './types.js';
 
 export interface ReadRecordedOptions {
   /** The name findings use for this file; the path by default. */
@@ -17,7 +17,17 @@ export interface ReadRecordedOptions {
 export function parseRecordedLine(text: string, where: Where): RecordedItem[] {
   const parsed = parseJson(text, where, 'The line');
   if ('corrupt' in parsed) return [parsed];
-  return itemsFromValue(parsed.value, where, (call, index, count): RecordedCall => {
+  return recordedItemsOf(parsed.value, where);
+}
+
+/** The record for a line that `JSON.parse` rejected with `error`, worded as `parseRecordedLine` words it. */
+export function unparseableLine(error: unknown, where: Where): CorruptRecord {
+  return notJson(error, where, 'The line');
+}
+
+/** The calls in the parsed value of one JSONL line, named as `parseRecordedLine` names them. */
+export function recordedItemsOf(value: unknown, where: Where): RecordedItem[] {
+  return itemsFromValue(value, where, (call, index, count): RecordedCall => {
     const id = call.id ?? (count > 1 ? `${where.line ?? '?'}#${index}` : undefined);
     return id === undefined ? { name: call.name, arguments: call.arguments, where } : { id, name: call.name, arguments: call.arguments, where };
   });

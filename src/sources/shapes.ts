@@ -117,6 +117,29 @@ function callsIn(value: unknown): FoundCall[] | undefined {
   return undefined;
 }
 
+/**
+ * The tool name of a value in one of the two shapes most logs hold, `{name, arguments}`
+ * with the arguments as JSON (not a string) and an Anthropic `tool_use` block, read without
+ * building anything; undefined for every other value. Where it gives a name,
+ * `itemsFromValue` finds exactly one call, with that name and `plainArguments(value)` as
+ * its arguments; anything less plain is left to `itemsFromValue`.
+ */
+export function plainCallName(value: unknown): string | undefined {
+  if (!isObj(value)) return undefined;
+  const name = value.name;
+  if (typeof name !== 'string' || name === '' || value.tool_calls !== undefined || 'role' in value) return undefined;
+  if (value.type === 'tool_use') return value.input === undefined ? undefined : name;
+  if (value.type !== undefined || value.function !== undefined || value.function_call !== undefined) return undefined;
+  const args = value.arguments;
+  return args === undefined || typeof args === 'string' ? undefined : name;
+}
+
+/** The arguments of a value `plainCallName` names. */
+export function plainArguments(value: object): unknown {
+  const o = value as Obj;
+  return o.type === 'tool_use' ? o.input : o.arguments;
+}
+
 export function corrupt(message: string, where: Where): CorruptRecord {
   return { corrupt: true, message, where };
 }
@@ -146,6 +169,11 @@ export function parseJson(text: string, where: Where, what: string): { value: un
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {
-    return corrupt(`${what} is not valid JSON (${errorMessage(error)})`, where);
+    return notJson(error, where, what);
   }
+}
+
+/** The CorruptRecord for text that `JSON.parse` rejected with `error`. */
+export function notJson(error: unknown, where: Where, what: string): CorruptRecord {
+  return corrupt(`${what} is not valid JSON (${errorMessage(error)})`, where);
 }

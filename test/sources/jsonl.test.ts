@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRecordedLine, readRecordedCalls } from '../../src/sources/jsonl.js';
+import { itemsFromValue, plainArguments, plainCallName } from '../../src/sources/shapes.js';
 import type { RecordedItem } from '../../src/sources/types.js';
 import { InputError } from '../../src/util/errors.js';
 
@@ -74,6 +75,55 @@ describe('parseRecordedLine', () => {
     const [item, ...rest] = parseRecordedLine(text, where);
     expect(rest).toEqual([]);
     expect(item).toEqual({ corrupt: true, message: expect.stringMatching(message), where });
+  });
+});
+
+describe('plainCallName', () => {
+  // The fast path may only name values that the general reader reads as exactly that one
+  // call; everything else it leaves to the general reader.
+  const named: unknown[] = [
+    { name: 'f', arguments: { a: 1 } },
+    { id: 'c1', name: 'f', arguments: {} },
+    { id: 3, name: 'f', arguments: [] },
+    { name: 'f', arguments: null },
+    { name: 'f', arguments: 5 },
+    { type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } },
+    { type: 'tool_use', name: 'f', input: null },
+  ];
+  const left: unknown[] = [
+    { type: 'tool_use', name: 'f' },
+    { type: 'tool_use', name: '', input: {} },
+    { type: 'tool_use', name: 7, input: {} },
+    { name: 'f', arguments: '{"a":1}' },
+    { name: 'f', input: { a: 1 } },
+    { name: 'f', args: { a: 1 } },
+    { tool: 'f', arguments: {} },
+    { name: '', arguments: {} },
+    { name: null, tool: 'g', arguments: {} },
+    { name: 'f' },
+    { name: 'f', arguments: {}, role: 'assistant', content: [] },
+    { name: 'f', arguments: {}, tool_calls: [{ name: 'g', arguments: {} }] },
+    { name: 'f', arguments: {}, tool_calls: 'x' },
+    { name: 'f', arguments: {}, type: 'text' },
+    { name: 'f', arguments: {}, function: { name: 'g', arguments: '{}' } },
+    { name: 'f', arguments: {}, function: 'g' },
+    { name: 'f', arguments: {}, function_call: { name: 'g', arguments: '{}' } },
+    { type: 'function_call', name: 'f', arguments: '{}' },
+    { type: 'function', function: { name: 'f', arguments: '{}' } },
+    [{ name: 'f', arguments: {} }],
+    'f',
+    null,
+    42,
+  ];
+  const general = (value: unknown) => itemsFromValue(value, where, (call) => ({ name: call.name, arguments: call.arguments, where }));
+
+  test.each(named.map((value) => [JSON.stringify(value), value]))('names %s as the general reader reads it', (_text, value) => {
+    expect(plainCallName(value)).toBe('f');
+    expect(general(value)).toEqual([{ name: 'f', arguments: plainArguments(value as object), where }]);
+  });
+
+  test.each(left.map((value) => [JSON.stringify(value), value]))('leaves %s to the general reader', (_text, value) => {
+    expect(plainCallName(value)).toBeUndefined();
   });
 });
 
