@@ -8,7 +8,6 @@
  * which never falls inside a UTF-8 sequence or between the two bytes of `\r\n`.
  */
 import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Bytes `[start, end)` of a file, whose first line is line `firstLine` (1-based) of the file. */
@@ -109,59 +108,82 @@ const lineEnd = /\r\n|\n|\r/g;
  * Calls `onLine(text, line)` for every non-blank line of `file` (or of one range of it), in
  * order, with its 1-based line number in the whole file, exactly as `readRecordedCalls`
  * reads lines: `\n`, `\r\n` and a lone `\r` end a line, blank lines are skipped but counted,
- * a byte-order mark is dropped from line 1. Reads 1 MB at a time and decodes whole runs of
- * lines at once, so memory stays constant whatever the size of the file (one line at most
- * is held beyond the buffer). Rejects when the file cannot be opened or read.
+ * a byte-order mark is dropped from line 1. Reads 1 MB at a time into one buffer and
+ * decodes each whole run of lines at once; only a line cut by the end of a read is copied.
+ * Memory stays constant whatever the size of the file (one line at most is held beyond
+ * the buffer). Rejects when the file cannot be opened or read. `bufferBytes` changes the
+ * read size (tests use tiny ones to cut lines, `\r\n` pairs and characters between reads).
  */
-export async function forEachLine(file: string, range: LineRange | undefined, onLine: (text: string, line: number) => void): Promise<void> {
-  const start = range?.start ?? 0;
+export async function forEachLine(
+  file: string,
+  range: LineRange | undefined,
+  onLine: (text: string, line: number) => void,
+  bufferBytes = SCAN_BUFFER,
+): Promise<void> {
   let line = range?.firstLine ?? 1;
-  if (range !== undefined && range.end <= range.start) return;
-  const stream = createReadStream(file, { start, ...(range === undefined ? {} : { end: range.end - 1 }), highWaterMark: SCAN_BUFFER });
+  let position = range?.start ?? 0;
+  const end = range?.end ?? Infinity;
+  if (position >= end) return;
 
-  const emit = (text: string) => {
-    const n = line++;
-    const first = text.charCodeAt(0);
-    // Almost every line starts with `{` or `[`: skip the regex for those.
-    if (first !== 0x7b && first !== 0x5b && blank.test(text)) return;
-    onLine(n === 1 && first === 0xfeff ? text.slice(1) : text, n);
+  /** A line that is not plainly JSON: maybe blank (skipped), maybe led by a byte-order mark. */
+  const other = (text: string, n: number) => {
+    if (blank.test(text)) return;
+    onLine(n === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, n);
   };
   /** Every line of a text that ends with a line end (or, at the end of input, is the last line). */
   const emitAll = (text: string, last: boolean) => {
+    let from = 0;
     if (text.indexOf('\r') === -1) {
-      let from = 0;
       for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-        emit(text.slice(from, nl));
+        // Almost every line starts with `{` or `[`: no blank test, no byte-order mark.
+        const first = text.charCodeAt(from);
+        if (first === 0x7b || first === 0x5b) onLine(text.slice(from, nl), line++);
+        else other(text.slice(from, nl), line++);
         from = nl + 1;
       }
-      if (last && from < text.length) emit(text.slice(from));
-      return;
+    } else {
+      lineEnd.lastIndex = 0;
+      for (let m = lineEnd.exec(text); m !== null; m = lineEnd.exec(text)) {
+        other(text.slice(from, m.index), line++);
+        from = m.index + m[0].length;
+      }
     }
-    let from = 0;
-    lineEnd.lastIndex = 0;
-    for (let m = lineEnd.exec(text); m !== null; m = lineEnd.exec(text)) {
-      emit(text.slice(from, m.index));
-      from = m.index + m[0].length;
-    }
-    if (last && from < text.length) emit(text.slice(from));
+    if (last && from < text.length) other(text.slice(from), line++);
   };
 
-  let rest: Buffer[] = [];
+  const handle = await open(file, 'r');
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const nl = chunk.lastIndexOf(LF);
-      if (nl === -1) {
-        rest.push(chunk);
-        continue;
+    const size = Math.max(1, Math.floor(bufferBytes));
+    const buf = Buffer.allocUnsafe(size);
+    // The start of a line that the last read cut, copied out of `buf`.
+    let carry: Buffer | undefined;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(size, end - position), position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const bytes = buf.subarray(0, bytesRead);
+      let from = 0;
+      if (carry !== undefined) {
+        const nl = bytes.indexOf(LF);
+        if (nl === -1) {
+          carry = Buffer.concat([carry, bytes]);
+          continue;
+        }
+        emitAll(decode(Buffer.concat([carry, bytes.subarray(0, nl + 1)])), false);
+        carry = undefined;
+        from = nl + 1;
       }
-      const head = nl + 1 === chunk.length ? chunk : chunk.subarray(0, nl + 1);
-      const bytes = rest.length === 0 ? head : Buffer.concat([...rest, head]);
-      rest = nl + 1 === chunk.length ? [] : [chunk.subarray(nl + 1)];
-      // The text ends with `\n`, so a `\r` at its end is never cut from its `\n`.
-      emitAll(decode(bytes), false);
+      // Each text ends with `\n`, so a `\r` at its end is never cut from its `\n`.
+      const nl = bytes.lastIndexOf(LF);
+      if (nl >= from) {
+        emitAll(decode(bytes.subarray(from, nl + 1)), false);
+        from = nl + 1;
+      }
+      if (from < bytesRead) carry = Buffer.from(bytes.subarray(from));
+      if (position >= end) break;
     }
-    if (rest.length > 0) emitAll(decode(Buffer.concat(rest)), true);
+    if (carry !== undefined) emitAll(decode(carry), true);
   } finally {
-    stream.destroy();
+    await handle.close();
   }
 }

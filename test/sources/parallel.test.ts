@@ -158,20 +158,25 @@ describe('forEachLine', () => {
       expected.push(['corrupt' in item ? `corrupt ${item.message}` : `${item.name} ${JSON.stringify(item.arguments)}`, item.where.line!]);
     }
     const { parseRecordedLine } = await import('../../src/sources/jsonl.js');
-    const read = async (target?: number): Promise<Array<[string, number]>> => {
+    const read = async (target?: number, bufferBytes?: number): Promise<Array<[string, number]>> => {
       const out: Array<[string, number]> = [];
       const collect = (text: string, line: number) => {
         for (const item of parseRecordedLine(text, { source: tricky, line }) as RecordedItem[]) {
           out.push(['corrupt' in item ? `corrupt ${item.message}` : `${item.name} ${JSON.stringify(item.arguments)}`, line]);
         }
       };
-      if (target === undefined) await forEachLine(tricky, undefined, collect);
-      else for await (const range of splitAtLines(tricky, target)) await forEachLine(tricky, range, collect);
+      if (target === undefined) await forEachLine(tricky, undefined, collect, bufferBytes);
+      else for await (const range of splitAtLines(tricky, target)) await forEachLine(tricky, range, collect, bufferBytes);
       return out;
     };
     expect(expected.length).toBe(6);
     expect(await read()).toEqual(expected);
     for (const target of [1, 7, 40, 100, 5000]) expect(await read(target)).toEqual(expected);
+    // Reads that cut lines, `\r\n` pairs, multi-byte characters and a line longer than the buffer.
+    for (const bufferBytes of [1, 2, 3, 5, 64, 1000]) {
+      expect(await read(undefined, bufferBytes)).toEqual(expected);
+      expect(await read(40, bufferBytes)).toEqual(expected);
+    }
   });
 });
 
