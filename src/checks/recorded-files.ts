@@ -218,16 +218,18 @@ async function runWorkers(plan: WorkerPlan, files: readonly string[], data: Reco
     worker.on('message', (reply: RecordedWorkerReply) => settle?.resolve(reply));
     worker.on('error', stop);
     worker.on('exit', (code) => stop(new Error(`A validation worker stopped (exit code ${code})`)));
-    for (;;) {
-      if (failed) return;
-      const next = await nextTask();
-      if (next.done) return;
+    let next = await nextTask();
+    while (!next.done && !failed) {
       const task = next.value;
-      const reply = await new Promise<RecordedWorkerReply>((resolve, reject) => {
+      const replied = new Promise<RecordedWorkerReply>((resolve, reject) => {
         if (broken !== undefined) return reject(broken);
         settle = { resolve, reject };
         worker.postMessage(task);
       });
+      // Find the next range while this one is validated, so the worker never waits for the scan.
+      const following = nextTask();
+      following.catch(() => undefined);
+      const reply = await replied;
       settle = undefined;
       if ('error' in reply) {
         const { message, code } = reply.error;
@@ -235,6 +237,7 @@ async function runWorkers(plan: WorkerPlan, files: readonly string[], data: Reco
         throw new InputError(code, message, code.startsWith('tools/') ? {} : { file: task.file });
       }
       states[reply.index] = reply.state;
+      next = await following;
     }
   };
 

@@ -20,6 +20,7 @@ export interface LineRange {
 const LF = 0x0a;
 const CR = 0x0d;
 const SCAN_BUFFER = 1 << 20;
+const PIECE = 64 * 1024;
 
 /**
  * Counts line ends in `buf[from, to)`. `pendingCR` says the byte before `from` was a `\r`
@@ -175,9 +176,13 @@ export async function forEachLine(
       }
       // Each text ends with `\n`, so a `\r` at its end is never cut from its `\n`.
       const nl = bytes.lastIndexOf(LF);
-      if (nl >= from) {
-        emitAll(decode(bytes.subarray(from, nl + 1)), false);
-        from = nl + 1;
+      // Decoded in pieces of about 64 KiB: a string that size is made in V8's young
+      // generation and dies there, where a 1 MiB one would go to the old generation and
+      // keep its collector busy.
+      while (from <= nl) {
+        const cut = from + PIECE > nl ? nl : bytes.indexOf(LF, from + PIECE);
+        emitAll(decode(bytes.subarray(from, cut + 1)), false);
+        from = cut + 1;
       }
       if (from < bytesRead) carry = Buffer.from(bytes.subarray(from));
       if (position >= end) break;
