@@ -61,30 +61,48 @@ async function timed(fn) {
   return { wall, cpu: (cpu.user + cpu.system) / 1000, value };
 }
 
+const quartiles = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  const at = (q) => s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))];
+  return [at(0.25), at(0.75)];
+};
+
 /**
- * Runs `a` and `b` alternately after one warm-up each; medians of wall and CPU time, and
- * the result of each side's last run.
+ * Runs `a` and `b` in pairs after one warm-up each, the order alternating (ab, ba, ab, ...)
+ * so that a drift in the machine's speed weighs on both sides alike. Medians of wall and CPU
+ * time, the pairs' CPU ratios b/a (their median is the figure: it is what two runs side by
+ * side show, and one slow moment moves it least), and the result of each side's last run.
  */
 async function compare(a, b, runs) {
   await a();
   await b();
   const ta = { wall: [], cpu: [] };
   const tb = { wall: [], cpu: [] };
+  const pairs = [];
   let va;
   let vb;
   for (let i = 0; i < runs; i++) {
-    const ra = await timed(a);
-    const rb = await timed(b);
+    let ra;
+    let rb;
+    if (i % 2 === 0) {
+      ra = await timed(a);
+      rb = await timed(b);
+    } else {
+      rb = await timed(b);
+      ra = await timed(a);
+    }
     ta.wall.push(ra.wall);
     ta.cpu.push(ra.cpu);
     tb.wall.push(rb.wall);
     tb.cpu.push(rb.cpu);
+    pairs.push(rb.cpu / ra.cpu);
     va = ra.value;
     vb = rb.value;
   }
   return {
     a: { wall: median(ta.wall), cpu: median(ta.cpu), value: va },
     b: { wall: median(tb.wall), cpu: median(tb.cpu), value: vb },
+    pairs: { median: median(pairs), quartiles: quartiles(pairs) },
   };
 }
 
@@ -120,7 +138,7 @@ function result(name, ratio, target, met, detail) {
 }
 
 async function recordedFloor() {
-  const runs = 5;
+  const runs = quick ? 7 : 11;
   // Schemas are compiled once, outside the timed runs (as Python's validators are): the
   // ratio is about the cost per row. The one-time compile is reported on its own.
   const compileTimes = [];
@@ -130,7 +148,7 @@ async function recordedFloor() {
   }
   compileMs = median(compileTimes);
   const compiler = new SchemaCompiler();
-  const { a: floor, b: ours } = await compare(
+  const { a: floor, b: ours, pairs } = await compare(
     () => parseFloor(recorded.file),
     () => validateRecordedFiles(tools, [recorded.file], { workers: 1, compiler }),
     runs,
@@ -143,14 +161,14 @@ async function recordedFloor() {
   same('unknown-tool rows (generator) vs ours', recorded.unknown, found.unknown);
   oursSingleCpu = ours.cpu;
   oursSingleWall = ours.wall;
-  const ratio = ours.cpu / floor.cpu;
+  const ratio = pairs.median;
   result(
     'recorded-vs-json-parse-floor',
     ratio,
     '<= 1.25',
     ratio <= 1.25,
     `CPU time to validate ${recorded.rows.toLocaleString('en-US')} recorded calls (${(recorded.bytes / 2 ** 20).toFixed(0)} MiB, ${recorded.invalid} invalid, ${recorded.unknown} unknown-tool, ${recorded.corrupt} unreadable) with validateRecordedFiles({workers: 1}), ${ms(ours.cpu)} ms, ` +
-      `divided by reading the same file in 1 MiB chunks and JSON.parse of each line, ${ms(floor.cpu)} ms; median of ${runs} alternating runs after a warm-up. Wall: ${ms(ours.wall)} / ${ms(floor.wall)} ms = ${(ours.wall / floor.wall).toFixed(2)}. Compiling the ${tools.length} schemas, once a run and not included: ${ms(compileMs)} ms. Same rows, unreadable lines and invalid counts checked.`,
+      `divided by reading the same file in 1 MiB chunks and JSON.parse of each line, ${ms(floor.cpu)} ms (medians). The figure is the median of ${runs} side-by-side pairs after a warm-up, order alternating; their middle half spans ${pairs.quartiles.map((q) => q.toFixed(2)).join(' to ')}, and the medians' ratio is ${(ours.cpu / floor.cpu).toFixed(2)}. Wall: ${ms(ours.wall)} / ${ms(floor.wall)} ms = ${(ours.wall / floor.wall).toFixed(2)}. Compiling the ${tools.length} schemas, once a run and not included: ${ms(compileMs)} ms. Same rows, unreadable lines and invalid counts checked.`,
   );
 }
 
@@ -291,10 +309,10 @@ function peakRss() {
     return JSON.parse(execFileSync(process.execPath, argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 }));
   };
   const small = child(recorded.file);
-  // Two alternating runs each in fresh processes: one thread, then the default (all cores).
+  // Three alternating runs each in fresh processes: one thread, then the default (all cores).
   const single = [];
   const auto = [];
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 3; i++) {
     single.push(child(big.file, 1));
     auto.push(child(big.file));
   }
@@ -314,7 +332,7 @@ function peakRss() {
     speedup,
     '>= 1.5 on 2 cores',
     cores < 2 ? null : speedup >= 1.5,
-    `Wall time of validateRecordedFiles on the ${(big.bytes / 2 ** 30).toFixed(2)} GiB file (${big.rows.toLocaleString('en-US')} rows) in a fresh process with workers: 1, ${(oneWall / 1000).toFixed(1)} s, divided by the default (${cores} worker threads, line-aligned byte ranges, states merged in order), ${(allWall / 1000).toFixed(1)} s; median of 2 alternating runs. Same findings checked. Machine load average at the end: ${loadavg()[0].toFixed(1)}.`,
+    `Wall time of validateRecordedFiles on the ${(big.bytes / 2 ** 30).toFixed(2)} GiB file (${big.rows.toLocaleString('en-US')} rows) in a fresh process with workers: 1, ${(oneWall / 1000).toFixed(1)} s, divided by the default (${cores} worker threads, line-aligned byte ranges, states merged in order), ${(allWall / 1000).toFixed(1)} s; medians of 3 alternating runs (pairs: ${single.map((r, i) => (r.wall / auto[i].wall).toFixed(2)).join(', ')}). Same findings checked. Machine load average at the end: ${loadavg()[0].toFixed(1)}.`,
   );
   const ratio = mib(autoPeak) / mib(small.maxRssKiB);
   result(
