@@ -16,7 +16,7 @@ export interface ValidateRecordedOptions extends RecordedCheckOptions {
   workers?: number;
   /** Total bytes beyond which validation spreads over worker threads by default; 32 MiB. */
   parallelThreshold?: number;
-  /** Target size of one range handed to a worker; by default a few ranges per worker, 1-32 MiB each. */
+  /** Target size of one range handed to a worker; by default at least four ranges per worker, 1-8 MiB each. */
   chunkBytes?: number;
 }
 
@@ -166,8 +166,9 @@ async function planWorkers(files: readonly string[], opts: ValidateRecordedOptio
   const script = new URL('./recorded-worker.js', import.meta.url);
   const { existsSync } = await import('node:fs');
   if (!existsSync(script)) return undefined;
-  // A few ranges per worker keeps the threads busy to the end without many round trips.
-  const perWorker = Math.max(1, Math.ceil(total / (workers * 32 * MiB)));
+  // At least four ranges per worker, of at most 8 MiB: whichever thread finishes first takes
+  // the next, so they end within a small range of each other; a round trip costs far less.
+  const perWorker = Math.max(4, Math.ceil(total / (workers * 8 * MiB)));
   const chunkBytes = opts.chunkBytes ?? Math.max(MiB, Math.ceil(total / (workers * perWorker)));
   // No more threads than ranges.
   workers = Math.max(1, Math.min(workers, Math.ceil(total / chunkBytes)));
