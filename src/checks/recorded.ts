@@ -230,7 +230,7 @@ export class RecordedAccumulator {
     return undefined;
   }
 
-  /** Counts one call or unreadable record. The hot path: one map lookup and one compiled validation per call. */
+  /** Counts one call or unreadable record, and reports it when it fails or names no tool (`addValid` is the cheaper way in for calls that pass). */
   add(item: RecordedItem): void {
     if ('corrupt' in item) {
       this.#corruptCount++;
