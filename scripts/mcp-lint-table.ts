@@ -1,14 +1,14 @@
 /**
  * Prints docs/mcp-lint-table.md: every provider profile over the reference MCP servers' tools.
  *   npx jiti scripts/mcp-lint-table.ts > docs/mcp-lint-table.md
- * Optional argument: the schemas folder (default ../shared/acceptance/mcp-servers/schemas).
+ * Optional argument: the schemas folder (default test/fixtures/acceptance/mcp-servers/schemas).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatLintMatrix, providerNames } from '../src/checks/provider/index.js';
 import { normalizeTools } from '../src/tools/normalize.js';
 
-const dir = resolve(process.argv[2] ?? '../shared/acceptance/mcp-servers/schemas');
+const dir = resolve(process.argv[2] ?? 'test/fixtures/acceptance/mcp-servers/schemas');
 const sets = readdirSync(dir)
   .filter((file) => file.endsWith('.json'))
   .sort()
@@ -18,7 +18,7 @@ const total = sets.reduce((n, s) => n + s.tools.length, 0);
 process.stdout.write(`# Provider lint of ${sets.length} reference MCP servers
 
 \`lintTools\` over the tools of the modelcontextprotocol/servers reference servers
-(${total} tools, \`../shared/acceptance/mcp-servers/schemas/\`), for every provider profile.
+(${total} tools, \`test/fixtures/acceptance/mcp-servers/schemas/\`), for every provider profile.
 Cells count errors (E) and warnings (W); infos are left out; \`ok\` means none.
 Generated: \`npx jiti scripts/mcp-lint-table.ts > docs/mcp-lint-table.md\`.
 

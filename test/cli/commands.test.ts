@@ -4,7 +4,7 @@ import { loadPromptModule } from '../../src/render/module.js';
 import { listCases } from '../../src/render/render.js';
 import { cli, repo, report } from './helpers.js';
 
-const acceptance = join(repo, '..', 'shared', 'acceptance');
+const acceptance = join(repo, 'test', 'fixtures', 'acceptance');
 
 describe('render', () => {
   test('--list prints every prompt and case, one pair a line', () => {

@@ -6,7 +6,7 @@ import { normalizeTools } from '../../src/tools/normalize.js';
 import type { JsonSchemaObject, ToolSpec } from '../../src/tools/types.js';
 
 // Read-only acceptance corpus beside the project; a missing folder fails the suite, never skips it.
-const dir = new URL('../../../shared/acceptance/mcp-servers/schemas/', import.meta.url);
+const dir = new URL('../fixtures/acceptance/mcp-servers/schemas/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 
 function load(file: string): ToolSpec[] {

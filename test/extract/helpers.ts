@@ -7,7 +7,7 @@ import type { ToolSpec } from '../../src/tools/types.js';
 export const here = dirname(fileURLToPath(import.meta.url));
 export const fixturesDir = join(here, 'fixtures');
 export const repoRoot = join(here, '..', '..');
-export const acceptanceDir = join(repoRoot, '..', 'shared', 'acceptance');
+export const acceptanceDir = join(repoRoot, 'test', 'fixtures', 'acceptance');
 
 export interface Fixture {
   name: string;
@@ -29,9 +29,9 @@ export function fixtures(): Fixture[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** A file from the shared acceptance corpus; a missing corpus fails the test, it never skips it. */
+/** A file from the vendored acceptance corpus (test/fixtures/acceptance); a missing file fails the test, it never skips it. */
 export function acceptance(path: string): string {
   const file = join(acceptanceDir, path);
-  if (!existsSync(file)) throw new Error(`Acceptance data missing: ${file} (expected the shared corpus at ../shared/acceptance beside the repository)`);
+  if (!existsSync(file)) throw new Error(`Acceptance data missing: ${file} (the vendored corpus, see test/fixtures/acceptance/PROVENANCE.md)`);
   return readFileSync(file, 'utf8');
 }

@@ -5,7 +5,7 @@ import { normalizeTools } from '../../src/tools/normalize.js';
 import type { ToolSpec } from '../../src/tools/types.js';
 
 // Real data: the reference MCP servers' tools (read-only, outside the repository).
-const dir = new URL('../../../shared/acceptance/mcp-servers/schemas/', import.meta.url);
+const dir = new URL('../fixtures/acceptance/mcp-servers/schemas/', import.meta.url);
 
 function load(): Map<string, ToolSpec[]> {
   // Absent data fails loudly (acceptance README): a skip would hide a broken checkout.

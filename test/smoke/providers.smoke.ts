@@ -10,7 +10,7 @@ import { describe, expect, test } from '@jest/globals';
 import { lintTools, runSmoke, smokeProviders, type ProviderName, type SmokeProvider } from '../../src/checks/provider/index.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 
-const file = process.env.SMOKE_TOOLS ?? new URL('../../../shared/acceptance/mcp-servers/schemas/google-maps.json', import.meta.url).pathname;
+const file = process.env.SMOKE_TOOLS ?? new URL('../fixtures/acceptance/mcp-servers/schemas/google-maps.json', import.meta.url).pathname;
 const tools = normalizeTools(JSON.parse(readFileSync(file, 'utf8')), file);
 
 const keyEnv: Record<SmokeProvider, string> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY' };

@@ -7,12 +7,12 @@ import { readRecordedCalls } from '../../src/sources/jsonl.js';
 import type { RecordedCall, RecordedItem } from '../../src/sources/types.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 
-// Real, third-party data kept read-only beside the project; a missing corpus is a failure, never a skip.
-const corpus = fileURLToPath(new URL('../../../shared/acceptance/', import.meta.url));
+// Real, third-party data vendored under test/fixtures/acceptance (see its PROVENANCE.md); a missing file is a failure, never a skip.
+const corpus = fileURLToPath(new URL('../fixtures/acceptance/', import.meta.url));
 
 function path(relative: string): string {
   const file = corpus + relative;
-  if (!existsSync(file)) throw new Error(`Acceptance data missing: ${file} (expected the shared corpus at ${corpus})`);
+  if (!existsSync(file)) throw new Error(`Acceptance data missing: ${file} (expected the vendored corpus at ${corpus}, see its PROVENANCE.md)`);
   return file;
 }
 

@@ -18,7 +18,7 @@ export function isProviderName(value: unknown): value is ProviderName {
   return typeof value === 'string' && (providerNames as readonly string[]).includes(value);
 }
 
-/** Where each fact was read; see ../shared/reference/provider-subsets.md. */
+/** Where each fact was read: the provider documentation or SDK source behind it. */
 export const sources = {
   anthropicDefineTools: 'https://platform.claude.com/docs/agents-and-tools/tool-use/define-tools',
   anthropicToolParam:
