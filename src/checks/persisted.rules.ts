@@ -18,4 +18,8 @@ export const persistedRules = defineRules('persisted', {
     severity: 'warning',
     description: 'A row whose message is not JSON or holds no message or tool call; it is reported and the run goes on.',
   },
+  'unsupported-pattern': {
+    severity: 'warning',
+    description: 'A schema pattern the linear-time regex engine cannot run; stored calls are validated without it.',
+  },
 });

@@ -10,24 +10,68 @@ export interface RowHints {
   idColumn?: string;
 }
 
+/** What every source may set about how long it waits. */
+export interface SourceLimits {
+  /**
+   * How long, in milliseconds, the database may make the reader wait; 60000 (60 s) by default.
+   * PostgreSQL: each statement (`statement_timeout`; the query runs one batch per statement),
+   * a wait for a lock (`lock_timeout`, half of it) and the transaction sitting idle between
+   * two batches (`idle_in_transaction_session_timeout`). SQLite: a wait for another
+   * connection's lock (the busy timeout). Running out is a could-not-run error naming the
+   * source and this setting.
+   */
+  timeoutMs?: number;
+}
+
 /**
  * A database of persisted conversations. `query` is the user's own SQL and decides what is
  * read: sampling belongs in it (`LIMIT`, `TABLESAMPLE`, `ORDER BY random()`), so the
  * database does the heavy lifting. It runs read-only.
  */
 export type PersistedSource =
-  | ({ name: string; sqlite: string; query: string } & RowHints)
+  | ({ name: string; sqlite: string; query: string } & RowHints & SourceLimits)
   | ({
       name: string;
-      /** A connection string, or `env:VARNAME` to read it from the environment. */
+      /** A connection string (a `postgres://` URL), or `env:VARNAME` to read it from the environment. */
       postgres: string;
       query: string;
       /** Rows fetched per round trip; 1000 by default. */
       batchSize?: number;
-    } & RowHints);
+      /**
+       * DANGEROUS. Reads even when the role the connection logs in as is privileged: a
+       * superuser, a role with REPLICATION or CREATEROLE, a member of `pg_write_server_files`,
+       * `pg_execute_server_program`, `pg_read_server_files` or `pg_signal_backend` (or of a role
+       * that is one of those), or one granted a server-administration function such as
+       * `pg_stat_reset()`. Such a role can write outside the read-only transaction the query
+       * runs in: through dblink, `lo_export` (files on the server), replication slots,
+       * statistics resets, signals to other sessions. Without this flag such a source is refused
+       * before its query runs. Only `true` counts. Meant for a throwaway database; for anything
+       * else, log in as a role that can only read (see the README's recipe).
+       */
+      dangerouslyAllowPrivilegedRole?: boolean;
+    } & RowHints &
+      SourceLimits);
 
 export type SqliteSource = Extract<PersistedSource, { sqlite: string }>;
 export type PostgresSource = Extract<PersistedSource, { postgres: string }>;
+
+/** The default of `timeoutMs`. */
+export const defaultTimeoutMs = 60_000;
+
+/** The source's `timeoutMs`, checked: a whole number of milliseconds from 1 to 2^31 - 1. */
+export function timeoutMsOf(source: PersistedSource): number {
+  const value = source.timeoutMs;
+  if (value === undefined) return defaultTimeoutMs;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
+    throw new InputError('config/invalid', `Persisted source \`${source.name}\`: \`timeoutMs\` is ${JSON.stringify(value)}; expected a whole number of milliseconds from 1 to 2147483647`);
+  }
+  return value;
+}
+
+/** `1500` -> `1.5 s`, `200` -> `200 ms`: a duration for messages. */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(3))} s`;
+}
 
 /** A database row as the drivers return it: column name -> value. */
 export type Row = Record<string, unknown>;
@@ -36,7 +80,10 @@ export type Row = Record<string, unknown>;
  * Runs a persisted source's query read-only and streams the tool calls found in its rows.
  * A row whose message is not readable JSON, or holds something other than a message or a
  * call, yields a CorruptRecord and the run goes on. An unreachable database or a query that
- * fails throws an InputError (`persisted/unreachable`, `persisted/bad-query`) naming the source.
+ * fails throws an InputError naming the source: `persisted/unreachable`, `persisted/bad-query`,
+ * `persisted/timeout` (the source's `timeoutMs` ran out), `persisted/privileged-role` (a
+ * PostgreSQL role that can write outside the read-only transaction), `persisted/interrupted`
+ * (SIGINT or SIGTERM arrived while the query ran; it was cancelled on the server).
  */
 export async function* readPersistedCalls(source: PersistedSource): AsyncGenerator<RecordedItem, void, undefined> {
   const rows = 'sqlite' in source ? (await import('./sqlite.js')).sqliteRows(source) : (await import('./postgres.js')).postgresRows(source);

@@ -1,6 +1,9 @@
+import { createRequire } from 'node:module';
+import { connect as connectSocket } from 'node:net';
 import type { Client, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { InputError } from '../util/errors.js';
-import type { PostgresSource, Row } from './persisted.js';
+import { importOptional } from '../util/optional.js';
+import { duration, timeoutMsOf, type PostgresSource, type Row } from './persisted.js';
 
 function messageOf(error: unknown): string {
   const e = error as { message?: unknown; code?: unknown; errors?: unknown };
@@ -12,6 +15,25 @@ function messageOf(error: unknown): string {
 
 /** What every bad-query message ends with. */
 const expectedQuery = 'expected one SELECT that returns a row id and a message JSON column';
+const expectedUrl = 'expected a URL: `postgres://user:password@host:port/database`';
+
+// ---------------------------------------------------------------------------------------------
+// The connection string, and what of it a message may show.
+
+/** Where a source connects, and what messages may say about it. */
+interface Target {
+  /** The connection string pg connects with. */
+  url: string;
+  /** For messages: `` `env:NAME` ``, or the string in backticks with every password replaced by `***`. */
+  display: string;
+  /** The password texts (as written, encoded, decoded), to scrub from driver and server messages. */
+  secrets: string[];
+}
+
+/** libpq's keyword=value form (`host=db password=...`): starts with a keyword and `=`. */
+const keywordForm = /^\s*[A-Za-z_][A-Za-z0-9_]*\s*=/;
+/** A parameter that carries a secret: `password`, `sslpassword`, ... */
+const secretKey = /pass/i;
 
 /** The connection string, with `env:VARNAME` read from the environment. */
 function connectionString(source: PostgresSource): string {
@@ -24,33 +46,129 @@ function connectionString(source: PostgresSource): string {
   return value;
 }
 
-/** Where the source points, for messages, with any password masked. */
-function target(source: PostgresSource): string {
-  return source.postgres.startsWith('env:') ? `\`${source.postgres}\`` : `\`${source.postgres.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@')}\``;
+/** keyword=value pairs as libpq reads them: a value is a word, or `'...'` with `\'` and `\\`. */
+function keywordPairs(text: string): Array<{ key: string; value: string; start: number; end: number }> {
+  const pairs: Array<{ key: string; value: string; start: number; end: number }> = [];
+  const pair = /\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*/y;
+  let i = 0;
+  while (i < text.length) {
+    pair.lastIndex = i;
+    const m = pair.exec(text);
+    if (!m) break;
+    const start = pair.lastIndex;
+    let value = '';
+    let j = start;
+    if (text[j] === "'") {
+      j++;
+      while (j < text.length && text[j] !== "'") {
+        if (text[j] === '\\' && j + 1 < text.length) j++;
+        value += text[j++];
+      }
+      j++;
+    } else {
+      while (j < text.length && !/\s/.test(text[j]!)) {
+        if (text[j] === '\\' && j + 1 < text.length) j++;
+        value += text[j++];
+      }
+    }
+    pairs.push({ key: m[1]!, value, start, end: Math.min(j, text.length) });
+    i = j;
+  }
+  return pairs;
 }
 
-function unreachable(source: PostgresSource, error: unknown): InputError {
+/** The keyword=value string with each secret's value replaced by `***`. */
+function maskKeywords(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const p of keywordPairs(text)) {
+    if (!secretKey.test(p.key)) continue;
+    out += `${text.slice(at, p.start)}***`;
+    at = p.end;
+  }
+  return (out + text.slice(at)).trim();
+}
+
+/** Every way `value` may be written in a connection string or echoed in a message. */
+function spellings(value: string): string[] {
+  const out = new Set([value]);
+  for (const encode of [encodeURIComponent, encodeURI]) {
+    try {
+      out.add(encode(value));
+    } catch {
+      // A lone surrogate: no encoded form to look for.
+    }
+  }
+  return [...out].filter((s) => s !== '');
+}
+
+/**
+ * Reads a source's connection string into what pg connects with and what a message may show.
+ * The password is never shown, whichever way it is given: `user:password@`, a password that
+ * itself holds `@`, `?password=` (and any parameter naming a password), or keyword=value
+ * (which pg cannot read: refused here, masked).
+ */
+function resolveTarget(source: PostgresSource, parseConnectionString: ParseConnectionString): Target {
+  const fromEnv = source.postgres.startsWith('env:');
+  const url = connectionString(source);
+  const named = fromEnv ? `the connection string in \`${source.postgres}\`` : 'the connection string';
+  if (keywordForm.test(url)) {
+    const shown = fromEnv ? '' : ` \`${maskKeywords(url)}\``;
+    throw new InputError('persisted/unreachable', `Persisted source \`${source.name}\`: ${named}${shown} is in keyword=value form, which the PostgreSQL driver (pg) does not read; ${expectedUrl}`);
+  }
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parseConnectionString(url);
+  } catch (error) {
+    // Not shown: a string that does not parse cannot be masked reliably.
+    throw new InputError('persisted/unreachable', `Persisted source \`${source.name}\`: ${named} cannot be read (${messageOf(error)}); ${expectedUrl}`, {}, { cause: error });
+  }
+  const secrets = Object.entries(parsed)
+    .filter(([key, value]) => secretKey.test(key) && typeof value === 'string' && value !== '')
+    .flatMap(([, value]) => spellings(value as string))
+    .sort((a, b) => b.length - a.length);
+  return { url, secrets, display: fromEnv ? `\`${source.postgres}\`` : `\`${secrets.length === 0 ? url : maskUrl(url, parsed)}\`` };
+}
+
+/** A URL connection string with its password and password parameters replaced by `***`. */
+function maskUrl(url: string, parsed: Record<string, unknown>): string {
+  // pg-connection-string encodes spaces and stray `%` before parsing; the same here.
+  const text = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(url) ? encodeURI(url).replace(/%25(\d\d)/g, '%$1') : url;
+  try {
+    const u = new URL(text);
+    if (u.password !== '') u.password = '***';
+    for (const key of [...new Set(u.searchParams.keys())]) if (secretKey.test(key)) u.searchParams.set(key, '***');
+    return u.toString();
+  } catch {
+    // Only what was parsed, password left out (`socket://user:pw@/dir`, an empty host).
+    const protocol = /^([a-z][a-z0-9+.-]*:)/i.exec(url)?.[1] ?? 'postgres:';
+    const user = typeof parsed.user === 'string' && parsed.user !== '' ? encodeURIComponent(parsed.user) : '';
+    const host = typeof parsed.host === 'string' ? parsed.host : '';
+    const port = typeof parsed.port === 'string' && parsed.port !== '' ? `:${parsed.port}` : '';
+    const database = typeof parsed.database === 'string' ? parsed.database : '';
+    return `${protocol}//${user}:***@${host}${port}/${database}`;
+  }
+}
+
+/** `text` with every spelling of the password replaced: driver and server messages may echo parts of the string. */
+function scrub(text: string, target: Target | undefined): string {
+  let out = text;
+  // Very short passwords would mangle ordinary words; they are kept out of displays by construction.
+  for (const secret of target?.secrets ?? []) if (secret.length >= 4) out = out.split(secret).join('***');
+  return out;
+}
+
+function unreachable(source: PostgresSource, target: Target, error: unknown): InputError {
   return new InputError(
     'persisted/unreachable',
-    `Persisted source \`${source.name}\`: cannot connect to PostgreSQL at ${target(source)} (${messageOf(error)}); expected a reachable server and database`,
+    scrub(`Persisted source \`${source.name}\`: cannot connect to PostgreSQL at ${target.display} (${messageOf(error)}); expected a reachable server and database`, target),
     {},
     { cause: error },
   );
 }
 
-// SQLSTATE classes that mean the connection or the server went away, not that the SQL was wrong.
-const lostConnection = /^(08|57P|53)/;
-
-function failed(source: PostgresSource, error: unknown): InputError {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string' || lostConnection.test(code) || !/^[0-9A-Z]{5}$/.test(code)) return unreachable(source, error);
-  return new InputError(
-    'persisted/bad-query',
-    `Persisted source \`${source.name}\`: the query failed in PostgreSQL (${messageOf(error)}); ${expectedQuery}`,
-    {},
-    { cause: error },
-  );
-}
+// ---------------------------------------------------------------------------------------------
+// One statement.
 
 /** A character that continues an identifier: it makes `E'`, `$tag$` part of a name instead. */
 const identifierChar = /[A-Za-z0-9_$\u0080-\uffff]/;
@@ -131,80 +249,442 @@ export function singleStatement(source: PostgresSource): string {
   return (semicolon < 0 ? sql : sql.slice(0, semicolon)).trim();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Connections: read-only, with timeouts, checked for privileges, cancelled on SIGINT/SIGTERM.
+
+/** What the server says the session's limits are, in milliseconds (0: none). */
+interface Limits {
+  statement: number;
+  lock: number;
+  idle: number;
+}
+
+/** SIGINT or SIGTERM, once it has interrupted the sessions. */
+type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** Predefined roles whose members reach outside the database: server files and programs, other sessions. */
+const privilegedRoles = ['pg_write_server_files', 'pg_execute_server_program', 'pg_read_server_files', 'pg_signal_backend'];
+
 /**
- * Sends one statement with the extended query protocol, which runs exactly one statement:
- * the server refuses a string that holds several. (The simple protocol, pg's default for a
- * query without parameters, would run them all.)
+ * Server functions PUBLIC cannot run whose effects outlive the transaction (or read server
+ * files). A role granted one of them explicitly is refused like a privileged one.
  */
-function query<R extends QueryResultRow = Row>(client: Client, text: string): Promise<QueryResult<R>> {
-  // `queryMode` is not in @types/pg yet; pg reads it (lib/query.js, requiresPreparation).
-  const config: QueryConfig & { queryMode: 'extended' } = { text, values: [], queryMode: 'extended' };
-  return client.query<R>(config);
+const privilegedFunctions = [
+  'lo_export',
+  'lo_import',
+  'pg_read_file',
+  'pg_read_binary_file',
+  'pg_stat_reset',
+  'pg_stat_reset_shared',
+  'pg_stat_reset_single_table_counters',
+  'pg_stat_reset_single_function_counters',
+  'pg_stat_reset_slru',
+  'pg_stat_reset_replication_slot',
+  'pg_stat_reset_subscription_stats',
+  'pg_switch_wal',
+  'pg_reload_conf',
+  'pg_rotate_logfile',
+  'pg_create_restore_point',
+  'pg_promote',
+  'pg_backup_start',
+  'pg_backup_stop',
+  'pg_start_backup',
+  'pg_stop_backup',
+  'pg_wal_replay_pause',
+  'pg_wal_replay_resume',
+  'pg_replication_origin_create',
+  'pg_replication_origin_drop',
+  'pg_replication_origin_advance',
+  'pg_replication_origin_session_setup',
+  'pg_file_write',
+  'pg_file_rename',
+  'pg_file_unlink',
+];
+
+/**
+ * One round trip before the query: who the session is (and every role it may act as, with
+ * SET ROLE or by inheritance), which of those are privileged, which privileged functions it
+ * was granted, the limits in force. It also asks the server (PostgreSQL 14+) to look for a
+ * vanished client every 2 s during a long statement, so a reader killed outright does not
+ * leave its query running.
+ */
+const inspection = `
+WITH acting AS (
+  SELECT r.oid, r.rolname, r.rolsuper, r.rolreplication, r.rolcreaterole
+  FROM pg_roles r
+  WHERE pg_has_role(session_user, r.oid, 'MEMBER') OR pg_has_role(current_user, r.oid, 'MEMBER')
+)
+SELECT
+  session_user::text AS session_role,
+  current_user::text AS current_role,
+  (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS statement_timeout,
+  (SELECT setting FROM pg_settings WHERE name = 'lock_timeout') AS lock_timeout,
+  (SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout') AS idle_timeout,
+  (SELECT coalesce(json_agg(json_build_object('name', rolname, 'super', rolsuper, 'replication', rolreplication, 'createrole', rolcreaterole) ORDER BY rolname), '[]'::json)
+     FROM acting WHERE rolsuper OR rolreplication OR rolcreaterole OR rolname = ANY($1::text[])) AS roles,
+  (SELECT coalesce(json_agg(DISTINCT p.oid::regprocedure::text), '[]'::json)
+     FROM pg_proc p
+     WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY($2::text[])
+       AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
+       AND EXISTS (SELECT 1 FROM acting a WHERE has_function_privilege(a.oid, p.oid, 'EXECUTE'))) AS functions,
+  (SELECT set_config(name, '2000', false) FROM pg_settings WHERE name = 'client_connection_check_interval') AS check_interval`;
+
+interface Inspection {
+  session_role: string;
+  current_role: string;
+  statement_timeout: string | null;
+  lock_timeout: string | null;
+  idle_timeout: string | null;
+  roles: Array<{ name: string; super: boolean; replication: boolean; createrole: boolean }>;
+  functions: string[];
+}
+
+/** Why the session's role may write outside the transaction; empty when it may not. */
+function privileges(found: Inspection): string[] {
+  const own = new Set([found.session_role, found.current_role]);
+  const self = found.roles.filter((r) => own.has(r.name));
+  // A superuser is a member of every role: its own attribute says all.
+  if (self.some((r) => r.super)) return ['is a superuser'];
+  const reasons: string[] = [];
+  for (const r of self) {
+    if (r.replication) reasons.push('has REPLICATION');
+    if (r.createrole) reasons.push('has CREATEROLE');
+  }
+  for (const r of found.roles) {
+    if (own.has(r.name)) continue;
+    const what = [r.super && 'is a superuser', r.replication && 'has REPLICATION', r.createrole && 'has CREATEROLE'].filter((w): w is string => typeof w === 'string');
+    reasons.push(what.length === 0 ? `is a member of \`${r.name}\`` : `is a member of \`${r.name}\`, which ${what.join(' and ')}`);
+  }
+  for (const f of found.functions) reasons.push(`can run \`${f}\``);
+  return reasons;
+}
+
+/** The recipe every refusal carries: a role that can read the conversations and nothing else. */
+const readerRecipe =
+  "CREATE ROLE prompt_contract_reader NOLOGIN; GRANT SELECT ON <the conversation tables> TO prompt_contract_reader; CREATE ROLE prompt_contract LOGIN PASSWORD '<secret>' IN ROLE prompt_contract_reader;";
+
+function privilegedRole(source: PostgresSource, found: Inspection, reasons: string[]): InputError {
+  const who = found.current_role === found.session_role ? `\`${found.session_role}\`` : `\`${found.session_role}\` (acting as \`${found.current_role}\`)`;
+  const listed = reasons.length > 4 ? [...reasons.slice(0, 4), `${reasons.length - 4} more`] : reasons;
+  return new InputError(
+    'persisted/privileged-role',
+    `Persisted source \`${source.name}\`: the role ${who} that the connection logs in as ${listed.join(', ')}, so its query could write outside the read-only transaction (through dblink, \`lo_export\`, replication slots, statistics resets, signals to other sessions); expected a role that can only read, made with: ${readerRecipe} (on a throwaway database, \`dangerouslyAllowPrivilegedRole: true\` on the source accepts the risk)`,
+  );
+}
+
+/** The `-c` settings every reader connection starts with. */
+function limitOptions(timeoutMs: number): string {
+  return `-c statement_timeout=${timeoutMs} -c lock_timeout=${Math.max(1, Math.floor(timeoutMs / 2))} -c idle_in_transaction_session_timeout=${timeoutMs}`;
 }
 
 /**
  * The driver's connection settings: every transaction on the connection is read-only by
  * default, so one begun after a COMMIT that slipped through still cannot write. Options the
- * connection string sets itself are kept, before ours: pg lets the string's `options`
- * replace the config's, and for the server the last `-c` of a setting wins.
+ * connection string sets itself are kept: pg lets the string's `options` replace the
+ * config's, so they are merged here, and for the server the last `-c` of a setting wins. The
+ * default limits go before the string's options (which may change them), a source's own
+ * `timeoutMs` after (it has the last word), read-only after everything.
  */
-function connectionConfig(url: string): { connectionString: string; options: string } {
-  const ours = '-c default_transaction_read_only=on -c standard_conforming_strings=on';
-  if (!/^postgres(ql)?:\/\//i.test(url)) return { connectionString: url, options: ours };
+function connectionConfig(url: string, limits: string, explicit: boolean): { connectionString: string; options: string } {
+  const readOnly = '-c default_transaction_read_only=on -c standard_conforming_strings=on';
+  const ours = (theirs: string | null) => [explicit ? '' : limits, theirs ?? '', explicit ? limits : '', readOnly].filter((o) => o !== '').join(' ');
+  if (!/^postgres(ql)?:\/\//i.test(url)) return { connectionString: url, options: ours(null) };
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return { connectionString: url, options: ours };
+    return { connectionString: url, options: ours(null) };
   }
   const theirs = parsed.searchParams.get('options');
-  if (theirs === null) return { connectionString: url, options: ours };
+  if (theirs === null) return { connectionString: url, options: ours(null) };
   parsed.searchParams.delete('options');
-  return { connectionString: parsed.toString(), options: `${theirs} ${ours}` };
-}
-
-/** An open connection inside a read-only transaction; `close()` rolls back and releases it. */
-interface ReadOnlySession {
-  client: Client;
-  close(): Promise<void>;
-}
-
-async function openReadOnly(source: PostgresSource): Promise<ReadOnlySession> {
-  const url = connectionString(source);
-  // Loaded on demand: only a configured PostgreSQL source needs the driver.
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ ...connectionConfig(url), connectionTimeoutMillis: 10_000, application_name: 'prompt-contract' });
-  // A dropped connection is emitted as an event; without a listener it would crash the process. The next query reports it.
-  client.on('error', () => undefined);
-  const end = () => client.end().catch(() => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    await end();
-    throw unreachable(source, error);
-  }
-  try {
-    await query(client, 'BEGIN TRANSACTION READ ONLY');
-  } catch (error) {
-    await end();
-    throw failed(source, error);
-  }
-  return {
-    client,
-    async close() {
-      await query(client, 'ROLLBACK').catch(() => undefined);
-      await end();
-    },
-  };
+  return { connectionString: parsed.toString(), options: ours(theirs) };
 }
 
 /**
- * Runs `fn` with a connection to the source inside a `READ ONLY` transaction, then rolls
- * back and releases the connection whatever happens. The reader reads through this, so
- * any statement, even one hidden in the user's query, that tries to write fails.
+ * Asks the server to cancel whatever the session is running: the protocol's CancelRequest,
+ * on a connection of its own that needs no login. Never rejects; gives up after 3 s.
+ */
+function cancelOnServer(client: Client): Promise<void> {
+  const { processID, secretKey, host, port } = client as unknown as { processID: number | null; secretKey: number | null; host: string; port: number };
+  if (typeof processID !== 'number' || typeof secretKey !== 'number') return Promise.resolve();
+  const packet = Buffer.alloc(16);
+  packet.writeInt32BE(16, 0);
+  packet.writeInt32BE(80877102, 4); // the CancelRequest code
+  packet.writeInt32BE(processID, 8);
+  packet.writeInt32BE(secretKey, 12);
+  return new Promise((resolve) => {
+    const socket = host.startsWith('/') ? connectSocket(`${host}/.s.PGSQL.${port}`) : connectSocket(port, host);
+    const timer = setTimeout(() => socket.destroy(), 3000);
+    socket.once('connect', () => socket.end(packet));
+    socket.once('error', () => socket.destroy());
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** An open connection inside a read-only transaction. */
+class Session {
+  readonly client: Client;
+  readonly source: PostgresSource;
+  readonly target: Target;
+  limits: Limits;
+  /** The signal that interrupted this session, if one did. */
+  interrupted: StopSignal | undefined;
+  /** The server did not answer within its own statement timeout plus a margin. */
+  noAnswer = false;
+  /** The first error the connection emitted between queries (the server ending the session). */
+  lastError: unknown;
+  /** How long the last statement ran, in milliseconds, until it answered or failed. */
+  lastElapsed = 0;
+  /** A query in flight, and when it was sent. */
+  #running: { promise: Promise<unknown>; since: number } | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(client: Client, source: PostgresSource, target: Target, limits: Limits) {
+    this.client = client;
+    this.source = source;
+    this.target = target;
+    this.limits = limits;
+  }
+
+  /**
+   * Sends one statement with the extended query protocol, which runs exactly one statement:
+   * the server refuses a string that holds several. (The simple protocol, pg's default for a
+   * query without parameters, would run them all.) Should the server not answer within its
+   * statement timeout and 5 s more (a network gone silent, a query that turned its timeout
+   * off), the statement is cancelled and the connection dropped.
+   */
+  async query<R extends QueryResultRow = Row>(text: string, values: unknown[] = []): Promise<QueryResult<R>> {
+    // `queryMode` is not in @types/pg yet; pg reads it (lib/query.js, requiresPreparation).
+    const config: QueryConfig & { queryMode: 'extended' } = { text, values, queryMode: 'extended' };
+    const promise = this.client.query<R>(config);
+    const running = { promise, since: Date.now() };
+    this.#running = running;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      if (this.limits.statement <= 0) return await promise;
+      const silence = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          this.noAnswer = true;
+          promise.catch(() => undefined);
+          void cancelOnServer(this.client).then(() => this.#drop());
+          reject(new Error(`no answer within ${duration(this.limits.statement + 5000)}`));
+        }, this.limits.statement + 5000);
+      });
+      return await Promise.race([promise, silence]);
+    } finally {
+      clearTimeout(timer);
+      this.lastElapsed = Date.now() - running.since;
+      if (this.#running === running) this.#running = undefined;
+    }
+  }
+
+  #drop(): void {
+    (this.client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  }
+
+  /**
+   * Releases the connection, whatever state it is in: a statement still running is cancelled
+   * on the server first (ending the connection alone would leave it running there), then the
+   * connection ends, or is dropped if it does not end within 2 s. Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      untrack(this);
+      const running = this.#running;
+      // Interrupted, the connection may be running a statement sent by `withReadOnlyPostgres`'s caller.
+      if (running !== undefined || this.interrupted !== undefined) await cancelOnServer(this.client);
+      if (running !== undefined) {
+        // The cancelled statement answers with an error; wait for it (briefly) so the goodbye is clean.
+        await Promise.race([running.promise.catch(() => undefined), sleep(1000)]);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.client.end().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
+      clearTimeout(timer);
+      this.#drop();
+    })();
+    return this.#closing;
+  }
+}
+
+/** A wait that does not itself keep the process alive: it only bounds waiting for something else. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+// While a session is open, SIGINT and SIGTERM cancel its statement on the server and close it.
+// Were these handlers the only ones, the signal would have ended the process: once the
+// sessions are closed the handlers are removed and the signal raised again, so the process
+// ends as it would have (a shell sees 130 or 143). When the host program listens too, the
+// process is left to it: the read fails with `persisted/interrupted`. The handlers exist only
+// while a session is open, so a library user's process is otherwise left as it was.
+
+const open = new Set<Session>();
+let stopping: StopSignal | undefined;
+const listeners = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
+
+function track(session: Session): void {
+  if (open.size === 0) {
+    process.on('SIGINT', listeners.SIGINT);
+    process.on('SIGTERM', listeners.SIGTERM);
+  }
+  open.add(session);
+}
+
+function untrack(session: Session): void {
+  if (!open.delete(session) || open.size > 0) return;
+  process.off('SIGINT', listeners.SIGINT);
+  process.off('SIGTERM', listeners.SIGTERM);
+  stopping = undefined;
+}
+
+function onSignal(signal: StopSignal): void {
+  const alone = process.listenerCount(signal) === 1;
+  const reraise = () => {
+    if (!alone) return;
+    process.off('SIGINT', listeners.SIGINT);
+    process.off('SIGTERM', listeners.SIGTERM);
+    process.kill(process.pid, signal);
+  };
+  // A second signal while the first is being handled: stop waiting for the server.
+  if (stopping !== undefined) return reraise();
+  stopping = signal;
+  const sessions = [...open];
+  for (const session of sessions) session.interrupted ??= signal;
+  void Promise.race([Promise.allSettled(sessions.map((s) => s.close())), sleep(5000)]).then(reraise);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors, told apart.
+
+// SQLSTATE classes that mean the connection or the server went away, not that the SQL was wrong.
+const lostConnection = /^(08|57P|53)/;
+
+function sqlstate(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+function failed(session: Session, error: unknown): InputError {
+  if (error instanceof InputError) return error;
+  const { source, target, limits } = session;
+  const name = `Persisted source \`${source.name}\``;
+  const make = (code: string, message: string) => new InputError(code, scrub(message, target), {}, { cause: error });
+  if (session.interrupted !== undefined) {
+    return make('persisted/interrupted', `${name}: interrupted by ${session.interrupted} while the query ran; the query was cancelled on the server and the connection closed`);
+  }
+  if (session.noAnswer) {
+    return make(
+      'persisted/timeout',
+      `${name}: no answer from PostgreSQL at ${target.display} within ${duration(limits.statement + 5000)}, its \`statement_timeout\` and 5 s more; expected the server to answer: check the network, or raise \`timeoutMs\``,
+    );
+  }
+  // The server ending an idle session arrives as an event between queries; the next query only says the connection broke.
+  const code = sqlstate(error) ?? sqlstate(session.lastError);
+  const cause = sqlstate(error) === undefined && sqlstate(session.lastError) !== undefined ? session.lastError : error;
+  if (code === '25P03') {
+    return make(
+      'persisted/timeout',
+      `${name}: the server ended the session after its transaction sat idle for longer than ${duration(limits.idle)} between two batches (\`idle_in_transaction_session_timeout\`, ${messageOf(cause)}); expected the rows to be fetched as they are read: raise \`timeoutMs\`, or consume the calls faster`,
+    );
+  }
+  if (code === '55P03') {
+    return make(
+      'persisted/timeout',
+      `${name}: the query waited longer than ${duration(limits.lock)} for a lock held by another session (\`lock_timeout\`, half of \`timeoutMs\`; ${messageOf(cause)}); expected the tables free to read: raise \`timeoutMs\`, or read when nothing holds them (a migration, \`VACUUM FULL\`)`,
+    );
+  }
+  // 57014 is also a cancel from elsewhere (an administrator's pg_cancel_backend): only one that came as the statement timeout ran out is a timeout.
+  if (code === '57014' && limits.statement > 0 && session.lastElapsed >= limits.statement - 50) {
+    return make(
+      'persisted/timeout',
+      `${name}: the query ran longer than ${duration(limits.statement)}, its \`statement_timeout\`, and was cancelled on the server (${messageOf(cause)}); expected each batch of rows within the source's \`timeoutMs\`: raise \`timeoutMs\`, or make the query cheaper (\`LIMIT\`, \`TABLESAMPLE\`, an index)`,
+    );
+  }
+  if (code === undefined || lostConnection.test(code) || code === '57014') return unreachable(source, target, cause);
+  return make('persisted/bad-query', `${name}: the query failed in PostgreSQL (${messageOf(error)}); ${expectedQuery}`);
+}
+
+type ParseConnectionString = (url: string) => Record<string, unknown>;
+
+/**
+ * pg, an optional peer dependency, and the connection-string parser it reads URLs with,
+ * loaded on demand: only a configured PostgreSQL source needs them. The parser is pg's own
+ * dependency, so it is resolved from pg's folder, not this package's.
+ */
+async function loadDriver(source: PostgresSource): Promise<{ pg: (typeof import('pg'))['default']; parse: ParseConnectionString }> {
+  const { default: pg } = await importOptional<typeof import('pg')>('pg', `Persisted source \`${source.name}\``);
+  const fromPg = createRequire(createRequire(import.meta.url).resolve('pg'));
+  const { parse } = fromPg('pg-connection-string') as { parse: ParseConnectionString };
+  return { pg, parse };
+}
+
+async function openSession(source: PostgresSource): Promise<Session> {
+  const timeoutMs = timeoutMsOf(source);
+  const { pg, parse } = await loadDriver(source);
+  const target = resolveTarget(source, parse);
+  let client: Client;
+  try {
+    client = new pg.Client({ ...connectionConfig(target.url, limitOptions(timeoutMs), source.timeoutMs !== undefined), connectionTimeoutMillis: 10_000, keepAlive: true, application_name: 'prompt-contract' });
+  } catch (error) {
+    throw unreachable(source, target, error);
+  }
+  const configured: Limits = { statement: timeoutMs, lock: Math.max(1, Math.floor(timeoutMs / 2)), idle: timeoutMs };
+  const session = new Session(client, source, target, configured);
+  // A dropped connection is emitted as an event; without a listener it would crash the process. The next query reports it.
+  // The first one says why (the server's FATAL message); the socket closing follows it.
+  client.on('error', (error) => (session.lastError ??= error));
+  // However the connection ends, its signal handling ends with it.
+  client.on('end', () => untrack(session));
+  try {
+    await client.connect();
+  } catch (error) {
+    await session.close();
+    throw unreachable(source, target, error);
+  }
+  try {
+    let found: Inspection | undefined;
+    try {
+      found = (await session.query<Inspection & QueryResultRow>(inspection, [privilegedRoles, privilegedFunctions])).rows[0];
+    } catch (error) {
+      const code = sqlstate(error);
+      if (code === undefined || lostConnection.test(code)) throw error;
+      if (source.dangerouslyAllowPrivilegedRole !== true) {
+        throw new InputError(
+          'persisted/privileged-role',
+          scrub(`Persisted source \`${source.name}\`: cannot tell what the role the connection logs in as may do (${messageOf(error)}); expected a PostgreSQL server that answers \`pg_has_role\` and \`has_function_privilege\``, target),
+          {},
+          { cause: error },
+        );
+      }
+    }
+    if (found !== undefined) {
+      const ms = (setting: string | null, fallback: number) => (setting === null || !/^\d+$/.test(setting) ? fallback : Number(setting));
+      session.limits = { statement: ms(found.statement_timeout, configured.statement), lock: ms(found.lock_timeout, configured.lock), idle: ms(found.idle_timeout, configured.idle) };
+      const reasons = privileges(found);
+      if (reasons.length > 0 && source.dangerouslyAllowPrivilegedRole !== true) throw privilegedRole(source, found, reasons);
+    }
+    await session.query('BEGIN TRANSACTION READ ONLY');
+  } catch (error) {
+    const reported = failed(session, error);
+    await session.close();
+    throw reported;
+  }
+  track(session);
+  return session;
+}
+
+/**
+ * Runs `fn` with a connection to the source inside a `READ ONLY` transaction, then releases
+ * the connection whatever happens. The reader reads through this, so any statement, even one
+ * hidden in the user's query, that tries to write fails. The connection has the source's
+ * timeouts, and a role that could write outside the transaction is refused before `fn` runs.
  */
 export async function withReadOnlyPostgres<T>(source: PostgresSource, fn: (client: Client) => Promise<T>): Promise<T> {
-  const session = await openReadOnly(source);
+  const session = await openSession(source);
   try {
     return await fn(session.client);
   } finally {
@@ -216,20 +696,20 @@ export async function withReadOnlyPostgres<T>(source: PostgresSource, fn: (clien
 export async function* postgresRows(source: PostgresSource): AsyncGenerator<Row, void, undefined> {
   const batch = Math.max(1, Math.floor(source.batchSize ?? 1000));
   const sql = singleStatement(source);
-  const session = await openReadOnly(source);
+  const session = await openSession(source);
   try {
     try {
-      await query(session.client, `DECLARE prompt_contract_rows NO SCROLL CURSOR FOR ${sql}`);
+      await session.query(`DECLARE prompt_contract_rows NO SCROLL CURSOR FOR ${sql}`);
     } catch (error) {
-      throw failed(source, error);
+      throw failed(session, error);
     }
     const fetch = `FETCH FORWARD ${batch} FROM prompt_contract_rows`;
     for (;;) {
       let rows: Row[];
       try {
-        rows = (await query(session.client, fetch)).rows;
+        rows = (await session.query(fetch)).rows;
       } catch (error) {
-        throw failed(source, error);
+        throw failed(session, error);
       }
       for (const row of rows) yield row;
       if (rows.length < batch) break;

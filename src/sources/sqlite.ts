@@ -1,25 +1,47 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { InputError, errorMessage } from '../util/errors.js';
-import type { Row, SqliteSource } from './persisted.js';
+import { describeFileKind } from '../util/files.js';
+import { importOptional } from '../util/optional.js';
+import { duration, timeoutMsOf, type Row, type SqliteSource } from './persisted.js';
 
-const unreachableCodes = /^SQLITE_(CANTOPEN|NOTADB|CORRUPT|IOERR|PERM|AUTH|BUSY|LOCKED)/;
+/**
+ * Codes that mean the file, not the query, is the problem: it cannot be opened, is not a
+ * database, or cannot be read as one (a WAL database whose `-shm` cannot be set up).
+ */
+const unreachableCodes = /^SQLITE_(CANTOPEN|NOTADB|CORRUPT|IOERR|PERM|AUTH|READONLY_(RECOVERY|CANTLOCK|CANTINIT|DIRECTORY|ROLLBACK))/;
+/** Another connection holds a lock, and the busy timeout ran out. */
+const lockedCodes = /^SQLITE_(BUSY|LOCKED)/;
+
+/** A WAL database larger than this, with no `-wal` beside it, is not copied into memory. */
+const maxInMemoryBytes = 1024 ** 3;
 
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : '';
 }
 
-function unreachable(source: SqliteSource, error: unknown): InputError {
+function unreachable(source: SqliteSource, why: string, error?: unknown): InputError {
   return new InputError(
     'persisted/unreachable',
-    `Persisted source \`${source.name}\`: cannot open SQLite database \`${source.sqlite}\` (${errorMessage(error)}); expected an existing SQLite file`,
+    `Persisted source \`${source.name}\`: cannot open SQLite database \`${source.sqlite}\` (${why}); expected an existing SQLite file`,
     { file: source.sqlite },
-    { cause: error },
+    error === undefined ? undefined : { cause: error },
   );
 }
 
 function failed(source: SqliteSource, error: unknown): InputError {
-  if (unreachableCodes.test(codeOf(error))) return unreachable(source, error);
+  const code = codeOf(error);
+  if (lockedCodes.test(code)) {
+    const waited = duration(timeoutMsOf(source));
+    return new InputError(
+      'persisted/timeout',
+      `Persisted source \`${source.name}\`: the SQLite database \`${source.sqlite}\` stayed locked by another connection for longer than ${waited} (${errorMessage(error)}); expected it free within the source's \`timeoutMs\`: raise \`timeoutMs\`, or read a copy`,
+      { file: source.sqlite },
+      { cause: error },
+    );
+  }
+  if (unreachableCodes.test(code)) return unreachable(source, errorMessage(error), error);
   return new InputError(
     'persisted/bad-query',
     `Persisted source \`${source.name}\`: the query failed in SQLite (${errorMessage(error)}); expected one SELECT that returns a row id and a message JSON column`,
@@ -28,17 +50,98 @@ function failed(source: SqliteSource, error: unknown): InputError {
   );
 }
 
+function exists(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How to open the file so that reading it writes nothing beside it:
+ * - `in-place`: SQLite opens the file itself, read-only. A rollback-journal database needs
+ *   nothing else; a WAL database in use has its `-wal` and `-shm` already.
+ * - `memory`: a WAL database that nothing has open (no `-wal` beside it: every committed page
+ *   is in the file). Opened in place, even read-only, SQLite would create `-wal` and `-shm`
+ *   and, unable to checkpoint, leave them behind; better-sqlite3 12 offers no `immutable`
+ *   open (it is built without URI filenames). So the file is read into memory and opened
+ *   from there, its header marked rollback-journal.
+ */
+type OpenPlan = { kind: 'in-place' } | { kind: 'memory'; image: Buffer };
+
+/**
+ * Looks at the path before SQLite does: only a regular file is opened (a FIFO would block
+ * the open forever, a device would be read without end), and its header says whether it is
+ * a WAL database.
+ */
+function planOpen(source: SqliteSource): OpenPlan {
+  const path = source.sqlite;
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    throw unreachable(source, errorMessage(error), error);
+  }
+  if (!stat.isFile()) throw unreachable(source, `it is ${describeFileKind(stat)}, not a regular file`);
+  // Non-blocking, so that a file swapped for a FIFO since the stat cannot hang the open.
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw unreachable(source, errorMessage(error), error);
+  }
+  const header = Buffer.alloc(100);
+  let size: number;
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) throw unreachable(source, `it is ${describeFileKind(opened)}, not a regular file`);
+    size = opened.size;
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const isWal = size >= 100 && header.toString('latin1', 0, 16) === 'SQLite format 3\u0000' && (header[18] === 2 || header[19] === 2);
+  if (!isWal) return { kind: 'in-place' };
+  const wal = exists(`${path}-wal`);
+  // In use, or left by a writer that stopped: its frames hold committed rows, read in place.
+  if (wal !== undefined && (wal.size > 0 || exists(`${path}-shm`) !== undefined)) return { kind: 'in-place' };
+  if (size > maxInMemoryBytes) {
+    throw unreachable(
+      source,
+      `it is a WAL database of ${Math.round(size / 1024 ** 2)} MiB that no connection has open: reading it in place would create \`-wal\` and \`-shm\` files beside it, and it is too large to read from memory (over ${maxInMemoryBytes / 1024 ** 3} GiB); open it once with any SQLite client so that they exist, or convert a copy with \`PRAGMA journal_mode=DELETE\``,
+    );
+  }
+  let image: Buffer;
+  try {
+    image = readFileSync(path);
+  } catch (error) {
+    throw unreachable(source, errorMessage(error), error);
+  }
+  // A writer that opened it meanwhile may have checkpointed into the file as it was read: it is
+  // in use now, with its `-wal` and `-shm`, so SQLite reads it in place, consistently.
+  if (exists(`${path}-wal`) !== undefined) return { kind: 'in-place' };
+  // Bytes 18 and 19: the file format's write and read versions, 2 for WAL, 1 for a rollback journal.
+  image[18] = 1;
+  image[19] = 1;
+  return { kind: 'memory', image };
+}
+
 /**
  * Opens a source's SQLite file read-only: the handle itself refuses writes (SQLITE_READONLY),
- * so a query cannot change the database whatever it says. The caller closes the handle.
+ * so a query cannot change the database whatever it says, and nothing is created beside the
+ * file (see `planOpen`). Waits `timeoutMs` for another connection's lock. The caller closes
+ * the handle.
  */
 export async function openSqliteReadOnly(source: SqliteSource): Promise<BetterSqlite3.Database> {
-  // Loaded on demand: the native module is only needed when a SQLite source is configured.
-  const { default: Database } = await import('better-sqlite3');
+  const timeout = timeoutMsOf(source);
+  const plan = planOpen(source);
+  // Loaded on demand: the native module, an optional peer dependency, is only needed when a SQLite source is configured.
+  const { default: Database } = await importOptional<{ default: typeof import('better-sqlite3') }>('better-sqlite3', `Persisted source \`${source.name}\``);
   try {
-    return new Database(source.sqlite, { readonly: true, fileMustExist: true });
+    return plan.kind === 'memory' ? new Database(plan.image, { readonly: true, timeout }) : new Database(source.sqlite, { readonly: true, fileMustExist: true, timeout });
   } catch (error) {
-    throw unreachable(source, error);
+    throw lockedCodes.test(codeOf(error)) ? failed(source, error) : unreachable(source, errorMessage(error), error);
   }
 }
 

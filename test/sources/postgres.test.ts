@@ -5,7 +5,7 @@ import { checkPersisted } from '../../src/checks/persisted.js';
 import { readPersistedCalls, type PostgresSource } from '../../src/sources/persisted.js';
 import { singleStatement, withReadOnlyPostgres } from '../../src/sources/postgres.js';
 import { InputError } from '../../src/util/errors.js';
-import { collect, fixture, handlerSchemas, seedReading, summary, tools } from './helpers.js';
+import { collect, fixture, handlerSchemas, seedReading, summary, tools, uniqueName, urlAs } from './helpers.js';
 
 const url = process.env.PROMPT_CONTRACT_PG_URL;
 const howToStart = 'start one with: eval "$(.ci/postgres.sh start)"';
@@ -23,15 +23,21 @@ if (!url && !process.env.CI) {
   test.todo(`persisted PostgreSQL sources: set PROMPT_CONTRACT_PG_URL to run them (${howToStart})`);
 }
 
-
-
-
 describeWithServer('persisted PostgreSQL sources', () => {
   // A schema of its own per run, so parallel runs and leftovers never meet.
   const schema = `pc_test_${process.pid}_${Date.now().toString(36)}`;
+  // The reader logs in as the README's recommended role: SELECT on the tables, nothing more.
+  const reader = uniqueName('pc_reader');
+  const login = uniqueName('pc_login');
+  // The owner of the tables, an ordinary role: it could write, were it not for the read-only transaction.
+  const owner = uniqueName('pc_owner');
+  let readerUrl: string;
+  let ownerUrl: string;
   let admin: pg.Client;
 
-  const source = (query: string, extra: Partial<PostgresSource> = {}): PostgresSource => ({ name: 'pg-conversations', postgres: url!, query, ...extra });
+  const source = (query: string, extra: Partial<PostgresSource> = {}): PostgresSource => ({ name: 'pg-conversations', postgres: readerUrl, query, ...extra });
+  /** A source logging in as the tables' owner, for the tests that try to write. */
+  const asOwner = (query: string, extra: Partial<PostgresSource> = {}): PostgresSource => source(query, { postgres: ownerUrl, ...extra });
   const count = async () => Number((await admin.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.messages`)).rows[0]!.n);
   const ourConnections = async () =>
     Number((await admin.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'prompt-contract' AND pid <> pg_backend_pid()")).rows[0]!.n);
@@ -44,10 +50,20 @@ describeWithServer('persisted PostgreSQL sources', () => {
     await admin.query(readFileSync(fixture('conversations.sql'), 'utf8'));
     // The same messages in a JSONB column (minus the rows that are not JSON, which JSONB cannot hold).
     await admin.query('CREATE TABLE messages_jsonb AS SELECT id, message::jsonb AS message FROM messages WHERE id NOT IN (5, 8)');
+    await admin.query(`CREATE ROLE ${owner} LOGIN`);
+    await admin.query(`ALTER SCHEMA ${schema} OWNER TO ${owner}`);
+    for (const table of ['messages', 'messages_jsonb']) await admin.query(`ALTER TABLE ${schema}.${table} OWNER TO ${owner}`);
+    await admin.query(`CREATE ROLE ${reader} NOLOGIN`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${reader}`);
+    await admin.query(`GRANT SELECT ON ${schema}.messages, ${schema}.messages_jsonb TO ${reader}`);
+    await admin.query(`CREATE ROLE ${login} LOGIN PASSWORD 'reader-secret' IN ROLE ${reader}`);
+    readerUrl = urlAs(url!, login, 'reader-secret');
+    ownerUrl = urlAs(url!, owner);
   });
 
   afterAll(async () => {
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const role of [login, reader, owner]) await admin.query(`DROP ROLE IF EXISTS ${role}`);
     await admin.end();
   });
 
@@ -86,7 +102,7 @@ describeWithServer('persisted PostgreSQL sources', () => {
   });
 
   test('`env:VARNAME` reads the connection string from the environment', async () => {
-    process.env.PC_TEST_CONVERSATIONS_URL = url;
+    process.env.PC_TEST_CONVERSATIONS_URL = readerUrl;
     try {
       const items = await collect(readPersistedCalls({ name: 'from-env', postgres: 'env:PC_TEST_CONVERSATIONS_URL', query: `SELECT id, message FROM ${schema}.messages WHERE id = 1` }));
       expect(summary(items)).toEqual(['1:toolu_01:create_refund']);
@@ -97,15 +113,15 @@ describeWithServer('persisted PostgreSQL sources', () => {
     expect(error).toMatchObject({ code: 'persisted/unreachable', message: expect.stringContaining('environment variable `PC_TEST_UNSET_URL` is not set') });
   });
 
-  test('the connection the reader uses is read-only: an INSERT through it fails', async () => {
-    await withReadOnlyPostgres(source(''), async (client) => {
+  test('the connection the reader uses is read-only: an INSERT through it fails, even for the owner', async () => {
+    await withReadOnlyPostgres(asOwner(''), async (client) => {
       await expect(client.query(`INSERT INTO ${schema}.messages VALUES (99, 'x', '{}')`)).rejects.toThrow('cannot execute INSERT in a read-only transaction');
     });
     expect(await count()).toBe(8);
   });
 
   test('a write hidden in the query fails as a bad query and changes nothing', async () => {
-    const error = await collect(readPersistedCalls(source(`SELECT id, message FROM ${schema}.messages; DELETE FROM ${schema}.messages`))).catch((e: unknown) => e);
+    const error = await collect(readPersistedCalls(asOwner(`SELECT id, message FROM ${schema}.messages; DELETE FROM ${schema}.messages`))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ code: 'persisted/bad-query', message: expect.stringContaining('expected one SELECT') });
     expect(await count()).toBe(8);
@@ -119,7 +135,7 @@ describeWithServer('persisted PostgreSQL sources', () => {
     ['a writable CTE', (s: string) => `WITH d AS (DELETE FROM ${s}.messages RETURNING *) SELECT id, message FROM d`],
     ['a writable CTE with a trailing `;` and comment', (s: string) => `WITH d AS (DELETE FROM ${s}.messages RETURNING *) SELECT id, message FROM d; -- just one`],
   ])('%s in the query: a bad query or a read-only violation, and every row is still there', async (_, query) => {
-    const error = await collect(readPersistedCalls(source(query(schema)))).catch((e: unknown) => e);
+    const error = await collect(readPersistedCalls(asOwner(query(schema)))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ code: 'persisted/bad-query', message: expect.stringMatching(/^Persisted source `pg-conversations`: .*expected one SELECT/) });
     expect(await count()).toBe(8);
@@ -127,7 +143,7 @@ describeWithServer('persisted PostgreSQL sources', () => {
   });
 
   test('every transaction on the connection is read-only, even one begun after a COMMIT', async () => {
-    await withReadOnlyPostgres(source(''), async (client) => {
+    await withReadOnlyPostgres(asOwner(''), async (client) => {
       await client.query('COMMIT');
       await expect(client.query(`DELETE FROM ${schema}.messages`)).rejects.toThrow('cannot execute DELETE in a read-only transaction');
       await expect(client.query(`DROP TABLE ${schema}.messages`)).rejects.toThrow('cannot execute DROP TABLE in a read-only transaction');
@@ -136,7 +152,7 @@ describeWithServer('persisted PostgreSQL sources', () => {
   });
 
   test('read-only even when the connection string sets options of its own', async () => {
-    const withOptions = `${url!}${url!.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c statement_timeout=5000')}`;
+    const withOptions = `${ownerUrl}${ownerUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c statement_timeout=5000')}`;
     await withReadOnlyPostgres({ name: 'opts', postgres: withOptions, query: '' }, async (client) => {
       await client.query('COMMIT');
       expect((await client.query<{ v: string }>('SELECT current_setting($1) AS v', ['statement_timeout'])).rows[0]!.v).toBe('5s');
@@ -168,7 +184,7 @@ describeWithServer('persisted PostgreSQL sources', () => {
   });
 
   test('a missing database is unreachable, not a bad query', async () => {
-    const missing = url!.replace(/\/[^/?]+(\?|$)/, '/prompt_contract_no_such_db$1');
+    const missing = readerUrl.replace(/\/[^/?]+(\?|$)/, '/prompt_contract_no_such_db$1');
     const error = await collect(readPersistedCalls({ name: 'nodb', postgres: missing, query: 'SELECT 1' })).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'persisted/unreachable' });
   });

@@ -1,0 +1,58 @@
+/**
+ * Input files are regular files. A named pipe blocks the reader until something writes to
+ * it, `/dev/zero` never ends, and a directory reads as an error deep inside a stream: each
+ * is refused up front with a message that says what the path is and what was expected.
+ *
+ * Files are opened with `O_NONBLOCK`, so opening a FIFO returns at once instead of waiting
+ * for a writer, and the check is made on the open descriptor (no window between a `stat`
+ * and the `open` for the path to change). `O_NONBLOCK` changes nothing for regular files.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+
+const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** What a path that is not a regular file is, in words: "a directory", "a named pipe (FIFO)". */
+export function describeFileKind(stats: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket' | 'isSymbolicLink'>): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** Thrown for a path that exists but is not a regular file; `message` is "it is a directory, not a regular file". */
+export class NotRegularFileError extends Error {
+  override name = 'NotRegularFileError';
+  readonly kind: string;
+  constructor(readonly file: string, kind: string) {
+    super(`it is ${kind}, not a regular file`);
+    this.kind = kind;
+  }
+}
+
+/** Opens a regular file for reading; rejects with NotRegularFileError for anything else, or the open error. */
+export async function openRegularFile(file: string): Promise<FileHandle> {
+  const handle = await open(file, READ_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new NotRegularFileError(file, describeFileKind(stats));
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** The whole text of a regular file (UTF-8); throws NotRegularFileError for anything else, or the read error. */
+export function readRegularFileSync(file: string): string {
+  const fd = openSync(file, READ_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotRegularFileError(file, describeFileKind(stats));
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

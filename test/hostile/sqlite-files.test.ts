@@ -1,0 +1,149 @@
+// A SQLite source is read without writing a byte beside it, refuses what is not a regular
+// file instead of hanging on it, waits for a lock only as long as told, and tells a bad query
+// from a database it cannot open.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readPersistedCalls, type PersistedSource } from '../../src/sources/persisted.js';
+import { InputError } from '../../src/util/errors.js';
+import { demoCopy } from '../cli/helpers.js';
+import { collect, spawnCli, summary } from '../sources/helpers.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pc-hostile-sqlite-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const call = (id: number) => JSON.stringify({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${id}`, name: 'lookup_order', input: { order_id: `A-${id}` } }] });
+const source = (file: string, query = 'SELECT id, message FROM messages ORDER BY id', extra: Partial<PersistedSource> = {}): PersistedSource => ({ name: 'archive', sqlite: file, query, ...extra });
+const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e);
+
+/** A database in its own folder, so the folder's listing shows anything created beside it. */
+function database(name: string, journal: 'wal' | 'delete', ids: number[]): string {
+  const folder = join(dir, name);
+  mkdirSync(folder);
+  const file = join(folder, 'conversations.db');
+  const db = new Database(file);
+  db.pragma(`journal_mode = ${journal}`);
+  db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, message TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO messages VALUES (?, ?)');
+  for (const id of ids) insert.run(id, call(id));
+  db.close();
+  return file;
+}
+
+function fingerprint(file: string) {
+  const folder = join(file, '..');
+  const stat = statSync(file);
+  return { files: readdirSync(folder).sort(), sha256: createHash('sha256').update(readFileSync(file)).digest('hex'), mtimeMs: stat.mtimeMs, size: stat.size };
+}
+
+describe('a WAL-mode database is read without leaving anything behind', () => {
+  test('closed cleanly (no -wal, no -shm): no new file appears, and its bytes and mtime are unchanged', async () => {
+    const file = database('wal-closed', 'wal', [1, 2, 3]);
+    expect(readFileSync(file)[18]).toBe(2); // the header says WAL
+    const before = fingerprint(file);
+    expect(before.files).toEqual(['conversations.db']);
+    expect(summary(await collect(readPersistedCalls(source(file))))).toEqual(['1:toolu_1:lookup_order', '2:toolu_2:lookup_order', '3:toolu_3:lookup_order']);
+    // An early stop and a failing query leave nothing either.
+    for await (const item of readPersistedCalls(source(file))) {
+      expect(item).toBeDefined();
+      break;
+    }
+    await failure(collect(readPersistedCalls(source(file, 'SELECT nonsense FROM'))));
+    expect(fingerprint(file)).toEqual(before);
+  });
+
+  test('open in a writer, rows still in its -wal: they are read, and nothing new appears', async () => {
+    const file = database('wal-live', 'wal', [1]);
+    const writer = new Database(file);
+    try {
+      writer.pragma('wal_autocheckpoint = 0');
+      writer.prepare('INSERT INTO messages VALUES (?, ?)').run(2, call(2));
+      const before = readdirSync(join(file, '..')).sort();
+      expect(before).toEqual(['conversations.db', 'conversations.db-shm', 'conversations.db-wal']);
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+      expect(summary(await collect(readPersistedCalls(source(file))))).toEqual(['1:toolu_1:lookup_order', '2:toolu_2:lookup_order']);
+      expect(readdirSync(join(file, '..')).sort()).toEqual(before);
+    } finally {
+      writer.close();
+    }
+  });
+
+  test('a rollback-journal database: nothing new appears, bytes and mtime unchanged', async () => {
+    const file = database('journal', 'delete', [1, 2]);
+    const before = fingerprint(file);
+    expect(await collect(readPersistedCalls(source(file)))).toHaveLength(2);
+    expect(fingerprint(file)).toEqual(before);
+  });
+});
+
+describe('what is not a regular file is refused, not opened', () => {
+  test('a FIFO: `check` exits 2 at once naming the source, instead of waiting for a writer forever', async () => {
+    const fifo = join(dir, 'conversations.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const demo = demoCopy();
+    try {
+      demo.edit('prompt-contract.config.ts', 'sqlite: demoConversationStore(),', `sqlite: ${JSON.stringify(fifo)},`);
+      const result = await spawnCli(['check'], { cwd: demo.dir, timeoutMs: 15_000 }).done;
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/Persisted source `support-conversations`: cannot open SQLite database `.*conversations\.fifo` \(it is a named pipe \(FIFO\), not a regular file\); expected an existing SQLite file \(persisted\/unreachable\)/);
+    } finally {
+      demo.remove();
+    }
+  }, 30_000);
+
+  test('a directory is refused the same way', async () => {
+    const error = await failure(collect(readPersistedCalls(source(dir))));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'persisted/unreachable', message: expect.stringContaining('(it is a directory, not a regular file)') });
+  });
+});
+
+let badCount = 0;
+describe('locks and bad queries', () => {
+  test('a database locked by a writer ends after `timeoutMs`: a timeout naming the source and the setting', async () => {
+    const file = database('locked', 'delete', [1]);
+    const writer = new Database(file);
+    try {
+      writer.exec('BEGIN EXCLUSIVE');
+      writer.prepare('INSERT INTO messages VALUES (?, ?)').run(2, call(2));
+      const started = Date.now();
+      const error = await failure(collect(readPersistedCalls(source(file, undefined, { timeoutMs: 300 }))));
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(error).toBeInstanceOf(InputError);
+      expect(error).toMatchObject({ code: 'persisted/timeout' });
+      expect((error as Error).message).toMatch(/^Persisted source `archive`: the SQLite database `.*` stayed locked by another connection for longer than 300 ms .*; .*raise `timeoutMs`/);
+    } finally {
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
+  });
+
+  test.each([0, -1, 1.5, '60s'])('`timeoutMs: %j` is refused as a config error naming the source', async (timeoutMs) => {
+    const file = database(`timeout-${++badCount}`, 'delete', [1]);
+    const error = await failure(collect(readPersistedCalls(source(file, undefined, { timeoutMs: timeoutMs as number }))));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'config/invalid', message: expect.stringMatching(/^Persisted source `archive`: `timeoutMs` is .*; expected a whole number of milliseconds/) });
+  });
+
+  test.each([
+    ['a missing table', 'SELECT id, message FROM no_such_table', 'no such table: no_such_table'],
+    ['a syntax error', 'SELEC id, message FROM messages', 'near "SELEC": syntax error'],
+    ['a missing column', 'SELECT id, body FROM messages', 'no such column: body'],
+  ])('%s is a bad query carrying the SQLite message, not a database that cannot be opened', async (_, query, sqliteMessage) => {
+    const file = database(`bad-${++badCount}`, 'wal', [1]);
+    const error = await failure(collect(readPersistedCalls(source(file, query))));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({
+      code: 'persisted/bad-query',
+      message: `Persisted source \`archive\`: the query failed in SQLite (${sqliteMessage}); expected one SELECT that returns a row id and a message JSON column`,
+    });
+  });
+});
