@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { atLeast, type Diagnostic, type Severity } from './report/diagnostic.js';
 import type { FormatName } from './report/format.js';
-import { InputError } from './util/errors.js';
+import { errorMessage, InputError } from './util/errors.js';
 
 // Exit codes (pinned): 0 nothing at or above --fail-on, 1 findings, 2 could not run.
 const EXIT_FINDINGS = 1;
@@ -18,16 +18,24 @@ async function print(diagnostics: Diagnostic[], formatName: FormatName, failOn: 
 }
 
 async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
-  const { readFileSync } = await import('node:fs');
+  const { readRegularFileSync } = await import('./util/files.js');
+  const expected = 'expected a regular file with the prompt text, or `-` for standard input';
   if (file === undefined || file === '-') {
+    // Bounded: `extract - < /dev/zero` must end, not fill memory.
+    const limit = 256 * 1024 * 1024;
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    let size = 0;
+    for await (const chunk of process.stdin) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw new InputError('config/unreadable', 'Standard input is over 256 MiB; expected the prompt text, at most 256 MiB', { file: '<stdin>' });
+      chunks.push(chunk as Buffer);
+    }
     return { text: Buffer.concat(chunks).toString('utf8'), name: '<stdin>' };
   }
   try {
-    return { text: readFileSync(file, 'utf8'), name: file };
+    return { text: readRegularFileSync(file), name: file };
   } catch (error) {
-    throw new InputError('config/unreadable', `Cannot read file: ${(error as Error).message}`, { file });
+    throw new InputError('config/unreadable', `Cannot read \`${file}\` (${(error as Error).message}); ${expected}`, { file });
   }
 }
 
@@ -70,18 +78,32 @@ export function buildProgram(setExit: (code: number) => void): Command {
         return;
       }
       if (prompt === undefined) throw new InputError('usage', 'Expected a prompt name, or --list (see `prompt-contract render --list`)');
+      const { suggestName } = await import('./util/suggest.js');
+      const quote = (names: Iterable<string>): string => [...names].map((n) => `\`${n}\``).join(', ');
+      const meant = (name: string, known: Iterable<string>): string => {
+        const guess = suggestName(name, known);
+        return guess === undefined ? '' : `; did you mean \`${guess.name}\`?`;
+      };
+      const definition = project.module.prompts.get(prompt);
+      if (!definition) {
+        const folder = project.display(project.config.prompts);
+        const known = [...project.module.prompts.keys()];
+        throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\`, expected one of ${quote(known) || 'none'} (the \`.prompt\` files in \`${folder}\`)${meant(prompt, known)}`);
+      }
+      const cases = [...definition.cases.keys()];
       let caseName = opts.case;
       if (caseName === undefined) {
-        const cases = [...(project.module.prompts.get(prompt)?.cases.keys() ?? [])];
         if (cases.length !== 1) {
-          throw new InputError('usage', `Expected --case: prompt \`${prompt}\` has ${cases.length === 0 ? 'no cases' : `cases ${cases.map((c) => `\`${c}\``).join(', ')}`}`);
+          throw new InputError('usage', `Expected --case: prompt \`${prompt}\` has ${cases.length === 0 ? `no cases (add them to a file in \`${project.display(project.config.prompts)}/cases/\`)` : `cases ${quote(cases)}`}`);
         }
         caseName = cases[0]!;
+      } else if (!definition.cases.has(caseName)) {
+        throw new InputError('render/unknown-case', `Unknown case \`${caseName}\` for prompt \`${prompt}\`, expected one of ${quote(cases) || `none (add them to a file in \`${project.display(project.config.prompts)}/cases/\`)`}${meant(caseName, cases)}`);
       }
       const rendered = renderCase(project.module, prompt, caseName, project.registry);
       if (opts.tools) {
-        const { formatToolsBaseline } = await import('./snapshot/format.js');
-        process.stdout.write(formatToolsBaseline(rendered.tools));
+        const { formatTools } = await import('./snapshot/format.js');
+        process.stdout.write(formatTools(rendered.tools));
       } else process.stdout.write(rendered.text);
     });
 
@@ -115,13 +137,18 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('validate recorded tool calls (JSONL) against a tools file')
     .argument('<tools>', 'JSON tools file: one tool, a list, or {"tools": [...]}, any provider shape')
     .argument('<calls...>', 'JSONL files of recorded calls')
+    .option('--max-line-bytes <bytes>', 'longest line read; a longer one is reported as recorded/line-too-long (default 16 MiB)')
     .addOption(formatOption())
     .addOption(failOnOption())
-    .action(async (toolsFile: string, calls: string[], opts: { format: FormatName; failOn: Severity }) => {
+    .action(async (toolsFile: string, calls: string[], opts: { format: FormatName; failOn: Severity; maxLineBytes?: string }) => {
       const { readToolsFile } = await import('./project.js');
       const { validateRecordedFiles } = await import('./checks/run.js');
       const tools = readToolsFile(toolsFile);
-      setExit(await print(await validateRecordedFiles(tools, calls), opts.format, opts.failOn));
+      if (opts.maxLineBytes !== undefined && !/^[1-9]\d*$/.test(opts.maxLineBytes)) {
+        throw new InputError('usage', `Unexpected --max-line-bytes ${JSON.stringify(opts.maxLineBytes)}: expected a whole number of bytes, at least 1`);
+      }
+      const options = opts.maxLineBytes === undefined ? {} : { maxLineBytes: Number(opts.maxLineBytes) };
+      setExit(await print(await validateRecordedFiles(tools, calls, options), opts.format, opts.failOn));
     });
 
   program
@@ -145,8 +172,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const { loadProject } = await import('./project.js');
       const { baselineTools, relativePaths } = await import('./checks/run.js');
       const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
+      const { checkProjectSnapshots } = await import('./checks/run.js');
+      const { toolsBaselineFile } = await import('./snapshot/state.js');
+      checkProjectSnapshots(project);
       const old = baselineTools(project, opts.against);
-      if (!old) throw new InputError('usage', 'No tools baseline to compare with: run your Jest command with `-u` to write snapshots/tools.json, or pass OLD and NEW');
+      if (!old) throw new InputError('usage', 'No tools baseline to compare with (missing, or not written by prompt-contract): run your Jest command with `-u` to write it, or pass OLD and NEW', { file: project.display(toolsBaselineFile(project.config.snapshots)) });
       const observed = [...(project.config.recorded ?? []), ...(opts.observed ?? [])];
       setExit(await print(relativePaths(project, await diffWithWitnesses(old, project.tools, observed, project)), opts.format, opts.failOn));
     });
@@ -172,6 +202,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
       setExit(await print(lintProviders(tools, opts.provider), opts.format, opts.failOn));
     });
 
+  program
+    .command('init')
+    .description('scaffold a config, a prompt module, a contract test and a Jest config in this project; never overwrites a file')
+    .option('--dir <folder>', 'the project folder', '.')
+    .action(async (opts: { dir: string }) => {
+      const { formatInit, initProject } = await import('./init.js');
+      process.stdout.write(formatInit(initProject(opts.dir)));
+    });
+
   return program;
 }
 
@@ -191,14 +230,90 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (error instanceof InputError) {
       process.stderr.write(`prompt-contract: ${error.format()}\n`);
+      if (debugging()) process.stderr.write(`${stackOf(error)}\n`);
+      await reportCannotRun(argv, { ruleId: error.code, severity: 'error', message: error.message, ...placeOf(error) });
       return EXIT_CANNOT_RUN;
     }
-    process.stderr.write(`prompt-contract: could not run: ${(error as Error)?.stack ?? String(error)}\n`);
+    const message = internalErrorMessage(error);
+    process.stderr.write(`prompt-contract: ${message}\n`);
+    await reportCannotRun(argv, { ruleId: 'internal', severity: 'error', message: message.split('\n')[0]! });
     return EXIT_CANNOT_RUN;
   }
 }
 
+function placeOf(error: InputError): Pick<Diagnostic, 'file' | 'line' | 'column'> {
+  const place: Pick<Diagnostic, 'file' | 'line' | 'column'> = {};
+  if (error.file !== undefined) place.file = error.file;
+  if (error.line !== undefined) place.line = error.line;
+  if (error.column !== undefined) place.column = error.column;
+  return place;
+}
+
+/** The `--format` a command line asked for, when it asked for one. */
+function requestedFormat(argv: readonly string[]): string | undefined {
+  let found: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === '--format') found = argv[i + 1];
+    else if (arg.startsWith('--format=')) found = arg.slice('--format='.length);
+  });
+  return found;
+}
+
+/**
+ * A run that could not run still answers in the format CI reads: under `--format json` a
+ * report holding the one error (its rule id is the error's code), under `--format github` an
+ * annotation. The message also went to stderr, as in every format.
+ */
+async function reportCannotRun(argv: readonly string[], diagnostic: Diagnostic): Promise<void> {
+  const name = requestedFormat(argv);
+  if (name !== 'json' && name !== 'github') return;
+  const { format } = await import('./report/format.js');
+  process.stdout.write(format(name, [diagnostic]));
+}
+
+/** `PROMPT_CONTRACT_DEBUG=1` prints the stack trace of any error; without it, none is printed. */
+function debugging(): boolean {
+  const value = process.env.PROMPT_CONTRACT_DEBUG;
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+function stackOf(error: unknown): string {
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const own = typeof stack === 'string' ? stack : String(error);
+  return cause === undefined ? own : `${own}\nCaused by: ${stackOf(cause)}`;
+}
+
+/**
+ * What an error that is not an InputError prints: one line, no stack trace (a stack is for
+ * whoever debugs prompt-contract, not for its user). Running out of stack is named as
+ * such: the input nested too deeply for some walk, which is not a fault in the input.
+ */
+function internalErrorMessage(error: unknown): string {
+  const message = errorMessage(error);
+  const detail = debugging() ? `\n${stackOf(error)}` : '';
+  if (error instanceof RangeError && /call stack size/i.test(message)) {
+    return `could not run: the input nests too deeply to process (${message}); expected fewer levels of nesting${detail}`;
+  }
+  return `could not run: ${message} (an internal error of prompt-contract: please report it, with the stack trace that PROMPT_CONTRACT_DEBUG=1 prints)${detail}`;
+}
+
+/**
+ * A reader that closes the pipe early (`prompt-contract render ... | head`) is not an
+ * error: stop writing and exit quietly, as `cat` and `grep` do.
+ */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+    process.stderr.write(`prompt-contract: could not write the output: ${error.message}\n`);
+    process.exit(EXIT_CANNOT_RUN);
+  });
+  // Nowhere left to say anything: end as if the message had been read.
+  process.stderr.on('error', () => process.exit(EXIT_CANNOT_RUN));
+}
+
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === (await import('node:url')).pathToFileURL((await import('node:fs')).realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
+  endQuietlyOnClosedPipe();
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { loadConfig, type HandlerConfig, type Importer, type ResolvedConfig } from './config/index.js';
 import type { Diagnostic } from './report/diagnostic.js';
@@ -7,6 +6,7 @@ import { applyDescriptions } from './tools/descriptions.js';
 import { normalizeTools, ToolShapeError } from './tools/normalize.js';
 import type { HandlerRef, ToolSpec } from './tools/types.js';
 import { InputError } from './util/errors.js';
+import { readRegularFileSync } from './util/files.js';
 import { LineIndex } from './util/lines.js';
 import { readYaml } from './util/yaml.js';
 
@@ -34,9 +34,9 @@ export function jsonError(error: unknown, text: string, file: string, what: stri
 export function readToolsFile(file: string, shown = file): ToolSpec[] {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file);
   } catch (error) {
-    throw new InputError('config/unreadable', `Cannot read the tools file: ${(error as Error).message}`, { file: shown });
+    throw new InputError('config/unreadable', `Cannot read the tools file (${(error as Error).message}); expected a regular JSON file`, { file: shown });
   }
   let json: unknown;
   try {

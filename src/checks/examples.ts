@@ -9,6 +9,7 @@ import { report } from '../report/rule.js';
 import { SchemaCompiler, type Validator } from '../schema/validator.js';
 import type { ToolSpec } from '../tools/types.js';
 import { suggestName } from '../util/suggest.js';
+import { show } from '../util/values.js';
 
 export { exampleRules };
 
@@ -40,6 +41,7 @@ export function checkExamples(examples: readonly ToolCallExample[], tools: reado
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   const validators = new Map<ToolSpec, Validator | Error>();
   const reportedUnchecked = new Set<ToolSpec>();
+  const reportedSkips = new Set<ToolSpec>();
   const out: Diagnostic[] = [];
 
   const validatorFor = (tool: ToolSpec): Validator | Error => {
@@ -64,6 +66,19 @@ export function checkExamples(examples: readonly ToolCallExample[], tools: reado
         out.push(report(exampleRules.unchecked, { ...where, tool: tool.name, message: `Unexpected schema of \`${tool.name}\` that does not compile (${v.message}), expected a valid JSON Schema; its examples are not checked` }));
       }
       return;
+    }
+    if (v.skippedPatterns.length > 0 && !reportedSkips.has(tool)) {
+      reportedSkips.add(tool);
+      for (const skip of v.skippedPatterns) {
+        out.push(report(exampleRules['unsupported-pattern'], {
+          ...where,
+          tool: tool.name,
+          schemaPath: skip.schemaPath,
+          actual: skip.pattern,
+          message: `Unexpected \`pattern\` ${show(skip.pattern, 60)} at \`${skip.schemaPath}\` of \`${tool.name}\`, which uses ${skip.reason} and cannot run on the linear-time regex engine; expected a pattern without backreferences or lookaround (examples are checked without this one)`,
+          fix: 'Rewrite the pattern without backreferences or lookaround (check the rest in the handler), or accept that examples are not held to it',
+        }));
+      }
     }
     let errors;
     try {

@@ -5,6 +5,7 @@ import { resolveHandlerSchema } from '../handlers/resolve.js';
 import { escapeSegment, joinPointer } from '../schema/pointer.js';
 import { resolveLocalRef } from '../schema/refs.js';
 import { isRecord, show } from '../util/values.js';
+import { compilePattern } from '../util/regex.js';
 import { handlerRules as rules } from './handler-rules.js';
 
 // Everything below runs in one direction: every value the schema lets the model send
@@ -93,14 +94,15 @@ function valuesOf(schema: Schema | undefined, root: JsonSchemaObject): unknown[]
 
 /** Properties and required names of an object schema, merged across `allOf` (intersections). */
 function shapeOf(schema: JsonSchemaObject, root: JsonSchemaObject): { properties: Record<string, unknown>; required: string[]; declared: boolean } {
-  const properties: Record<string, unknown> = {};
+  // No prototype: `key in properties` and `properties[key]` must not find `constructor` or `__proto__` on every object.
+  const properties: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const required = new Set<string>();
   let declared = false;
   const visit = (s: Schema | undefined, depth: number): void => {
     if (!isRecord(s) || depth > 8) return;
     if (isRecord(s.properties)) {
       declared = true;
-      for (const [k, v] of Object.entries(s.properties)) properties[k] ??= v;
+      for (const [k, v] of Object.entries(s.properties)) if (!Object.hasOwn(properties, k)) Object.defineProperty(properties, k, { value: v, enumerable: true, writable: true, configurable: true });
     }
     if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === 'string') required.add(r);
     if (Array.isArray(s.allOf)) for (const branch of s.allOf) visit(deref(branch, root), depth + 1);
@@ -270,9 +272,10 @@ class Comparison {
         this.compare(value, handler.properties[key], at(key));
         continue;
       }
+      // Schema patterns are untrusted: linear time, and one the engine cannot run covers the key, as in validation.
       const pattern = patterns.find(([source]) => {
         try {
-          return new RegExp(source, 'u').test(key);
+          return compilePattern(source).test(key);
         } catch {
           return false;
         }

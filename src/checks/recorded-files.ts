@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SchemaCompiler } from '../schema/validator.js';
-import type { LineRange } from '../sources/chunks.js';
+import { DEFAULT_MAX_LINE_BYTES, maxLineBytesFrom, type LineRange } from '../sources/chunks.js';
 import type { RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
@@ -18,6 +18,11 @@ export interface ValidateRecordedOptions extends RecordedCheckOptions {
   parallelThreshold?: number;
   /** Target size of one range handed to a worker; by default at least four ranges per worker, 1-8 MiB each. */
   chunkBytes?: number;
+  /**
+   * Longest line read, in bytes; a longer one is reported as `recorded/line-too-long` and the
+   * rest of the file is read as usual. By default `PROMPT_CONTRACT_MAX_LINE_BYTES`, else 16 MiB.
+   */
+  maxLineBytes?: number;
 }
 
 /** One range of one file, as a worker receives it. */
@@ -30,6 +35,7 @@ export interface RecordedTask extends LineRange {
 /** What the main thread gives each worker at start. */
 export interface RecordedWorkerData {
   tools: Array<Pick<ToolSpec, 'name' | 'inputSchema' | 'origin'>>;
+  maxLineBytes: number;
   maxWitnesses?: number;
   maxCorrupt?: number;
 }
@@ -44,15 +50,15 @@ const DEFAULT_THRESHOLD = 128 * MiB;
 
 function unreadable(file: string, error: unknown): InputError {
   const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(error);
-  return new InputError('recorded/unreadable', `Cannot read recorded calls from \`${file}\` (${reason}); expected a JSONL file with one tool call a line`, { file }, { cause: error });
+  return new InputError('recorded/unreadable', `Cannot read recorded calls from \`${file}\` (${reason}); expected a regular JSONL file with one tool call a line`, { file }, { cause: error });
 }
 
 /**
  * Feeds every call of one file, or of one line-aligned range of it, to the accumulator:
  * the same lines, line numbers and records as `readRecordedCalls`, read 1 MB at a time.
  */
-export async function accumulateFile(accumulator: RecordedAccumulator, file: string, range?: LineRange, source = file): Promise<void> {
-  const [{ forEachLine }, { unparseableLine, recordedItemsOf }, { plainCallName, plainArguments }] = await Promise.all([
+export async function accumulateFile(accumulator: RecordedAccumulator, file: string, range?: LineRange, source = file, maxLineBytes = DEFAULT_MAX_LINE_BYTES): Promise<void> {
+  const [{ forEachLine }, { unparseableLine, recordedItemsOf, lineTooLong }, { plainCallName, plainArguments }] = await Promise.all([
     import('../sources/chunks.js'),
     import('../sources/jsonl.js'),
     import('../sources/shapes.js'),
@@ -74,7 +80,7 @@ export async function accumulateFile(accumulator: RecordedAccumulator, file: str
       const name = plainCallName(value);
       if (name !== undefined && accumulator.addValid(name, plainArguments(value as object))) return;
       addAll(recordedItemsOf(value, { source, line }));
-    });
+    }, { maxLineBytes, onTooLong: (line, bytes) => accumulator.add(lineTooLong(bytes, maxLineBytes, { source, line })) });
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw unreadable(file, error);
@@ -114,10 +120,16 @@ export async function validateRecordedFiles(
     ...(opts.maxCorrupt === undefined ? {} : { maxCorrupt: opts.maxCorrupt }),
   };
 
+  let maxLineBytes: number;
+  try {
+    maxLineBytes = maxLineBytesFrom(opts.maxLineBytes);
+  } catch (error) {
+    throw new InputError('config/invalid', errorMessage(error));
+  }
   const plan = await planWorkers(files, opts);
   if (plan === undefined) {
     const accumulator = new RecordedAccumulator(tools, { ...accumulatorOptions, compiler: opts.compiler ?? new SchemaCompiler() });
-    for (const file of files) await accumulateFile(accumulator, file);
+    for (const file of files) await accumulateFile(accumulator, file, undefined, file, maxLineBytes);
     return accumulator.toDiagnostics();
   }
   // This thread only merges counts: it needs the tool names, not compiled validators, so it
@@ -128,6 +140,7 @@ export async function validateRecordedFiles(
   const data: RecordedWorkerData = {
     // Plain data only: a handler may hold a zod schema, which cannot cross threads (and recorded calls do not use it).
     tools: tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema as JsonSchemaObject, origin: t.origin })),
+    maxLineBytes,
     ...(opts.maxWitnesses === undefined ? {} : { maxWitnesses: opts.maxWitnesses }),
     ...(opts.maxCorrupt === undefined ? {} : { maxCorrupt: opts.maxCorrupt }),
   };
@@ -138,7 +151,7 @@ export async function validateRecordedFiles(
 
 /** A compiler whose validators are never called: for the accumulator that only merges worker states. */
 function mergeOnlyCompiler(): SchemaCompiler {
-  const unused = Object.assign(() => true, { errors: () => [], places: () => [] });
+  const unused = Object.assign(() => true, { errors: () => [], places: () => [], skippedPatterns: [] });
   return { compile: () => unused } as unknown as SchemaCompiler;
 }
 

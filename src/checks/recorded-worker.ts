@@ -26,7 +26,7 @@ if (port !== null) {
       let reply: RecordedWorkerReply;
       try {
         const accumulator = new RecordedAccumulator(tools, options);
-        await accumulateFile(accumulator, task.file, task, task.source);
+        await accumulateFile(accumulator, task.file, task, task.source, data.maxLineBytes);
         reply = { index: task.index, state: accumulator.state() };
       } catch (error) {
         const code = (error as { code?: unknown }).code;

@@ -14,4 +14,12 @@ export const recordedRules = defineRules('recorded', {
     severity: 'warning',
     description: 'A JSONL line that is not JSON or holds no tool call; it is reported and the run goes on.',
   },
+  'line-too-long': {
+    severity: 'warning',
+    description: 'A JSONL line longer than the line cap (16 MiB by default); it is reported without being read, and the rest of the file is read as usual.',
+  },
+  'unsupported-pattern': {
+    severity: 'warning',
+    description: 'A `pattern` in a tool schema needs a backtracking regex engine (backreferences, lookaround), so recorded calls are validated without it.',
+  },
 });

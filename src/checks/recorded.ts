@@ -72,6 +72,17 @@ export interface AccumulatorState {
   unknown: UnknownToolGroup[];
   corrupt: CorruptRecord[];
   corruptCount: number;
+  /** Schema patterns validation skipped (the linear-time engine cannot run them), by tool. */
+  skipped: SkippedGroup[];
+}
+
+/** A schema pattern the accumulator's validators skip. */
+export interface SkippedGroup {
+  tool: string;
+  against: 'schema' | 'handler';
+  pattern: string;
+  reason: string;
+  schemaPath: string;
 }
 
 interface CompiledTool {
@@ -171,9 +182,15 @@ function list(witnesses: readonly Witness[], total: number): string {
 }
 
 const ruleSets = {
-  recorded: { invalid: recordedRules.invalid, handler: undefined, unknown: recordedRules['unknown-tool'], corrupt: recordedRules.corrupt },
-  persisted: { invalid: persistedRules.invalid, handler: persistedRules['handler-rejects'], unknown: persistedRules['unknown-tool'], corrupt: persistedRules.corrupt },
-} satisfies Record<ObservedKind, { invalid: RuleMeta; handler: RuleMeta | undefined; unknown: RuleMeta; corrupt: RuleMeta }>;
+  recorded: { invalid: recordedRules.invalid, handler: undefined, unknown: recordedRules['unknown-tool'], corrupt: recordedRules.corrupt, skipped: recordedRules['unsupported-pattern'] },
+  persisted: {
+    invalid: persistedRules.invalid,
+    handler: persistedRules['handler-rejects'],
+    unknown: persistedRules['unknown-tool'],
+    corrupt: persistedRules.corrupt,
+    skipped: persistedRules['unsupported-pattern'],
+  },
+} satisfies Record<ObservedKind, { invalid: RuleMeta; handler: RuleMeta | undefined; unknown: RuleMeta; corrupt: RuleMeta; skipped: RuleMeta | undefined }>;
 
 const NONE = Symbol('none');
 
@@ -195,6 +212,7 @@ export class RecordedAccumulator {
   readonly #failures = new Map<string, FailureGroup>();
   readonly #unknown = new Map<string, UnknownToolGroup>();
   readonly #corrupt: CorruptRecord[] = [];
+  readonly #skipped = new Map<string, SkippedGroup>();
   #corruptCount = 0;
   #calls = 0;
 
@@ -220,7 +238,17 @@ export class RecordedAccumulator {
         calls: 0,
       });
     }
-    for (const tool of this.#tools.values()) (this.#byLength[tool.name.length] ??= []).push(tool);
+    for (const tool of this.#tools.values()) {
+      (this.#byLength[tool.name.length] ??= []).push(tool);
+      for (const [against, validator] of [['schema', tool.schema], ['handler', tool.handler]] as const) {
+        for (const skip of validator?.skippedPatterns ?? []) this.#addSkipped({ tool: tool.name, against, ...skip });
+      }
+    }
+  }
+
+  #addSkipped(group: SkippedGroup): void {
+    const key = `${group.against}\0${group.tool}\0${group.schemaPath}\0${group.pattern}`;
+    if (!this.#skipped.has(key)) this.#skipped.set(key, group);
   }
 
   #find(name: string): CompiledTool | undefined {
@@ -335,6 +363,7 @@ export class RecordedAccumulator {
       unknown: [...this.#unknown.values()].map(copy),
       corrupt: [...this.#corrupt],
       corruptCount: this.#corruptCount,
+      skipped: [...this.#skipped.values()],
     };
   }
 
@@ -362,6 +391,7 @@ export class RecordedAccumulator {
     for (const g of state.unknown) mergeInto(this.#unknown, g.name, g);
     for (const record of state.corrupt) if (this.#corrupt.length < this.#maxCorrupt) this.#corrupt.push(record);
     this.#corruptCount += state.corruptCount;
+    for (const group of state.skipped) this.#addSkipped(group);
     return this;
   }
 
@@ -426,8 +456,38 @@ export class RecordedAccumulator {
         }),
       );
     }
+    if (rules.skipped !== undefined) {
+      for (const g of this.#skipped.values()) {
+        const calls = this.#tools.get(g.tool)?.calls ?? 0;
+        if (calls === 0) continue;
+        const whose = g.against === 'handler' ? `the handler argument schema of \`${g.tool}\`` : `\`${g.tool}\``;
+        out.push(
+          report(rules.skipped, {
+            message: `Unexpected \`pattern\` ${show(g.pattern, 60)} at \`${g.schemaPath}\` of ${whose}, which uses ${g.reason} and cannot run on the linear-time regex engine; expected a pattern without backreferences or lookaround (${count(calls)} ${noun} calls were checked without this one)`,
+            tool: g.tool,
+            schemaPath: g.schemaPath,
+            actual: g.pattern,
+            total: calls,
+            fix: 'Rewrite the pattern without backreferences or lookaround, and check what it checked in the handler',
+          }),
+        );
+      }
+    }
     for (const record of this.#corrupt) {
       const { source, line, row } = record.where;
+      if (record.tooLong !== undefined && noun === 'recorded') {
+        out.push(
+          report(recordedRules['line-too-long'], {
+            message: `Line ${line ?? '?'} ${record.message.replace(/^The line /, '')}`,
+            file: source,
+            ...(line === undefined ? {} : { line }),
+            actual: record.tooLong,
+            witnesses: [{ id: `${source}:${line ?? '?'}`, source }],
+            fix: 'Log tool calls without their bulk (truncate large arguments), or raise `maxLineBytes` if such lines are legitimate',
+          }),
+        );
+        continue;
+      }
       const place = row !== undefined ? `Row \`${row}\` of \`${source}\`` : `Line ${line ?? '?'}`;
       out.push(
         report(rules.corrupt, {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { jsonError, readToolsFile, type Project } from '../project.js';
 import { renderCase, renderDataItems, listCases } from '../render/render.js';
@@ -14,13 +14,15 @@ import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { report } from '../report/rule.js';
 import { snapshotRules } from '../snapshot/rules.js';
+import { checkSnapshotsFolder, foreignMessage, ownsText, reconcile, scanSnapshots, snapshotFile, toolsBaselineFile, type SnapshotResult } from '../snapshot/state.js';
 import { normalizeTools } from '../tools/normalize.js';
 import { isProviderName, lintTools, providerNames } from './provider/index.js';
 
 
 async function* observedCalls(project: Pick<Project, 'config'> | undefined, files: readonly string[]): AsyncGenerator<RecordedItem> {
   const { readRecordedCalls } = await import('../sources/jsonl.js');
-  for (const file of files) yield* readRecordedCalls(file);
+  const maxLineBytes = project?.config.maxLineBytes;
+  for (const file of files) yield* readRecordedCalls(file, maxLineBytes === undefined ? {} : { maxLineBytes });
   if (project) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
     for (const source of project.config.persisted ?? []) yield* readPersistedCalls(source);
@@ -46,27 +48,121 @@ function lintOne(tools: readonly ToolSpec[], provider: string): Diagnostic[] {
   return lintTools(tools, provider);
 }
 
+/** Output of a git command run in the project root; a failure is an InputError that says what was asked. */
+function git(project: Project, args: string[], what: string, shown: string): string {
+  try {
+    return execFileSync('git', args, { cwd: project.config.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    const e = error as { code?: string; stderr?: string; message: string };
+    const why = e.code === 'ENOENT' ? 'git is not installed or not on PATH' : String(e.stderr ?? '').trim() || e.message;
+    throw new InputError('usage', `${what}${why === '' ? '' : `: ${why}`}`, { file: shown });
+  }
+}
+
+/**
+ * The commit a `--against` revision names. The revision reaches git only after
+ * `--end-of-options`, and one that starts with `-` is refused first: it would otherwise be
+ * read as an option (`--output=FILE` writes a file).
+ */
+export function resolveRevision(project: Project, ref: string, shown: string): string {
+  const from = ref === process.env.PROMPT_CONTRACT_AGAINST ? 'PROMPT_CONTRACT_AGAINST' : process.env.GITHUB_BASE_REF !== undefined && ref === `origin/${process.env.GITHUB_BASE_REF}` ? 'GITHUB_BASE_REF' : '--against';
+  if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) {
+    throw new InputError('usage', `Unexpected ${from} ${JSON.stringify(ref)}: expected a git revision such as \`main\`, \`v1.2.0\` or \`HEAD~1\`, which never starts with \`-\``);
+  }
+  // A pull request's base branch is often missing from a CI job's shallow clone.
+  const hint = from === '--against' ? 'expected a branch, tag or commit of the repository' : 'expected the base branch to be fetched (with actions/checkout, `fetch-depth: 0`), or PROMPT_CONTRACT_AGAINST set to a revision that is';
+  const out = git(project, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], `Cannot find the git revision \`${ref}\` (from ${from}); ${hint}`, shown).trim();
+  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(out)) throw new InputError('usage', `Cannot find the git revision \`${ref}\` (from ${from}); git answered ${JSON.stringify(out)}`, { file: shown });
+  return out;
+}
+
 /**
  * The committed tools baseline (`snapshots/tools.json`): the working tree's, or as committed at
- * a git ref (`--against`). Undefined when the working tree has none yet.
+ * a git ref (`--against`). Undefined when the working tree has none yet, or holds a
+ * `tools.json` that prompt-contract did not write (`check` reports that; it is no baseline).
  */
 export function baselineTools(project: Project, ref?: string): ToolSpec[] | undefined {
-  const file = join(project.config.snapshots, 'tools.json');
+  const file = toolsBaselineFile(project.config.snapshots);
   const shown = project.display(file);
-  if (ref === undefined) return existsSync(file) ? readToolsFile(file, shown) : undefined;
-  // `REF:./path` is resolved by git relative to the working directory, so a project in a subfolder of its repository works.
-  let text: string;
-  try {
-    text = execFileSync('git', ['show', `${ref}:./${relative(project.config.root, file)}`], { cwd: project.config.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    throw new InputError('usage', `Cannot read the tools baseline at \`${ref}\`: ${String((error as { stderr?: string }).stderr ?? (error as Error).message).trim()}`, { file: shown });
+  if (ref === undefined) {
+    if (!existsSync(file)) return undefined;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new InputError('config/unreadable', `Cannot read the tools baseline: ${(error as Error).message}`, { file: shown });
+    }
+    return ownsText(file, text) ? readToolsFile(file, shown) : undefined;
   }
+  const commit = resolveRevision(project, ref, shown);
+  // `COMMIT:./path` is resolved by git relative to the working directory, so a project in a subfolder of its repository works.
+  const text = git(project, ['show', '--end-of-options', `${commit}:./${relative(project.config.root, file)}`], `Cannot read the tools baseline at \`${ref}\``, shown);
   try {
     return normalizeTools(JSON.parse(text), `${ref}:${shown}`);
   } catch (error) {
     if (error instanceof SyntaxError) throw jsonError(error, text, `${ref}:${shown}`, 'the tools baseline');
     throw new InputError('config/tool-shape', (error as Error).message, { file: `${ref}:${shown}` });
   }
+}
+
+/** The snapshots folder, refused when `-u` could not manage it safely (the project root, or outside the project). */
+export function checkProjectSnapshots(project: Project): void {
+  checkSnapshotsFolder(project.config.root, project.config.snapshots, { configFile: project.config.file, display: project.display });
+}
+
+/** Findings for what else lies in the snapshots folder: obsolete snapshots, foreign files, interrupted writes. */
+export function snapshotFolderFindings(project: Project, expected: ReadonlySet<string>): Diagnostic[] {
+  const scan = scanSnapshots(project.config.snapshots, expected);
+  const out: Diagnostic[] = [];
+  for (const file of scan.obsolete) {
+    out.push(report(snapshotRules.obsolete, { message: 'Obsolete snapshot: no prompt and case renders it; Jest with `-u` removes it', file: project.display(file) }));
+  }
+  // A shared folder may hold thousands of other files: name the first ones and count the rest.
+  const shownForeign = scan.foreign.slice(0, MAX_FOREIGN_REPORTED);
+  for (const file of shownForeign) {
+    out.push(report(snapshotRules['foreign-file'], { message: 'Unexpected file in the snapshots folder: prompt-contract did not write it, so it never overwrites or removes it; keep snapshots in a folder of their own', file: project.display(file) }));
+  }
+  if (scan.foreign.length > shownForeign.length) {
+    out.push(report(snapshotRules['foreign-file'], { message: `Unexpected files in the snapshots folder: ${scan.foreign.length - shownForeign.length} more not named here; keep snapshots in a folder of their own`, file: project.display(project.config.snapshots) }));
+  }
+  for (const file of scan.leftovers) {
+    out.push(report(snapshotRules['interrupted-write'], { message: 'Leftover temporary file of an interrupted snapshot write; Jest with `-u` removes it', file: project.display(file) }));
+  }
+  return out;
+}
+
+const MAX_FOREIGN_REPORTED = 50;
+
+/**
+ * What a snapshot comparison found, as the findings `check` reports: a missing or foreign file
+ * is `snapshot/missing`, a difference `snapshot/outdated` with the diff as detail. `what`
+ * names the prompt and case; without it, the result is the tools baseline's.
+ */
+export function snapshotFindings(result: SnapshotResult, what?: { prompt: string; case: string }): Diagnostic[] {
+  const name = what === undefined ? undefined : `\`${what.prompt}\` case \`${what.case}\``;
+  switch (result.status) {
+    case 'missing':
+      return [report(snapshotRules.missing, { message: name === undefined ? 'No tools baseline; run your Jest command with `-u` to write it, then commit it' : `No snapshot for ${name}; run your Jest command with \`-u\` to write it, then review and commit it`, file: result.file })];
+    case 'foreign':
+      return [report(snapshotRules.missing, { message: `${name === undefined ? 'No tools baseline' : `No snapshot for ${name}`}: ${foreignMessage(result.file)}`, file: result.file })];
+    case 'mismatch': {
+      const message = name === undefined ? 'The tool definitions differ from the baseline; review the diff, then run your Jest command with `-u` to accept it' : `The rendered prompt ${name} differs from its snapshot; review the diff, then run your Jest command with \`-u\` to accept it`;
+      return [report(snapshotRules.outdated, { message, file: result.file, ...(result.diff === undefined ? {} : { detail: result.diff }) })];
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * The git revision whose tools baseline a CI run of a pull request compares with, when the CI
+ * environment names a base branch (`PROMPT_CONTRACT_AGAINST`, or GitHub's `GITHUB_BASE_REF`):
+ * a `snapshots/tools.json` rewritten in the same pull request then cannot hide a break.
+ */
+export function defaultAgainst(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.PROMPT_CONTRACT_AGAINST) return env.PROMPT_CONTRACT_AGAINST;
+  if (env.GITHUB_BASE_REF) return `origin/${env.GITHUB_BASE_REF}`;
+  return undefined;
 }
 
 export interface CheckOptions {
@@ -81,46 +177,39 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   const strict = config.strictExamples === true;
   const out: Diagnostic[] = [...project.diagnostics];
 
+  checkProjectSnapshots(project);
+  // A revision that cannot be used stops the run before any work is done.
+  const against = options.against ?? defaultAgainst();
+  if (against !== undefined) resolveRevision(project, against, project.display(toolsBaselineFile(config.snapshots)));
   const { formatSnapshot, formatToolsBaseline } = await import('../snapshot/format.js');
-  const { reconcile, snapshotFile, findObsolete } = await import('../snapshot/state.js');
   const expected = new Set<string>();
+  const baselineFile = toolsBaselineFile(config.snapshots);
+  expected.add(baselineFile);
   for (const { prompt, case: caseName } of listCases(module)) {
     const rendered = renderCase(module, prompt, caseName, registry);
     out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots }));
     const file = snapshotFile(config.snapshots, prompt, caseName);
     expected.add(file);
-    const result = reconcile(file, formatSnapshot(rendered), 'none');
-    if (result.status === 'missing') {
-      out.push(report(snapshotRules.missing, { message: `No snapshot for \`${prompt}\` case \`${caseName}\`; run your Jest command with \`-u\` to write it, then review and commit it`, file: result.file }));
-    } else if (result.status === 'mismatch') {
-      out.push(report(snapshotRules.outdated, { message: `The rendered prompt \`${prompt}\` case \`${caseName}\` differs from its snapshot; review the diff, then run your Jest command with \`-u\` to accept it`, file: result.file, ...(result.diff === undefined ? {} : { detail: result.diff }) }));
-    }
+    out.push(...snapshotFindings(reconcile(file, formatSnapshot(rendered), 'none'), { prompt, case: caseName }));
   }
   for (const prompt of module.prompts.keys()) {
     for (const item of renderDataItems(module, prompt, registry)) out.push(...(checkRenderedExamples(item, { strict, compiler })));
   }
-  for (const file of findObsolete(config.snapshots, expected)) {
-    out.push(report(snapshotRules.obsolete, { message: 'Obsolete snapshot: no prompt and case renders it; Jest with `-u` removes it', file: project.display(file) }));
-  }
-  const baselineFile = `${config.snapshots}/tools.json`;
-  const baseline = reconcile(baselineFile, formatToolsBaseline(tools), 'none');
-  if (baseline.status === 'missing') out.push(report(snapshotRules.missing, { message: 'No tools baseline; run your Jest command with `-u` to write it, then commit it', file: baseline.file }));
-  else if (baseline.status === 'mismatch') {
-    out.push(report(snapshotRules.outdated, { message: 'The tool definitions differ from the baseline; review the diff, then run your Jest command with `-u` to accept it', file: baseline.file, ...(baseline.diff === undefined ? {} : { detail: baseline.diff }) }));
-  }
+  out.push(...snapshotFolderFindings(project, expected));
+  out.push(...snapshotFindings(reconcile(baselineFile, formatToolsBaseline(tools), 'none')));
 
   if (tools.some((t) => t.handler !== undefined && !t.generated)) {
     const { checkHandlers } = await import('./handler.js');
     out.push(...checkHandlers(tools));
   }
-  if (config.recorded && config.recorded.length > 0) out.push(...(await validateRecordedFiles(tools, config.recorded, compiler)));
+  if (config.recorded && config.recorded.length > 0) out.push(...(await validateRecordedFiles(tools, config.recorded, { compiler, ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }) })));
   if (config.persisted && config.persisted.length > 0) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
     const { checkPersisted } = await import('./persisted.js');
     const handlerSchemas = await handlerSchemasOf(tools);
     for (const source of config.persisted) out.push(...(await checkPersisted(tools, readPersistedCalls(source), handlerSchemas, { compiler })));
   }
-  const old = baselineTools(project, options.against);
+  const old = baselineTools(project, against);
   if (old) out.push(...(await diffWithWitnesses(old, tools, config.recorded ?? [], project)));
   if (config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
 

@@ -4,6 +4,8 @@ import { pathToFileURL } from 'node:url';
 import type { Severity } from '../report/diagnostic.js';
 import type { HandlerRef } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
+import { readRegularFileSync } from '../util/files.js';
+import { LineIndex } from '../util/lines.js';
 
 import type { PersistedSource } from '../sources/persisted.js';
 
@@ -26,6 +28,11 @@ export interface PromptContractConfig {
   snapshots?: string;
   /** JSONL files of recorded tool calls. */
   recorded?: string[];
+  /**
+   * Longest JSONL line read, in bytes (16 MiB by default, or `PROMPT_CONTRACT_MAX_LINE_BYTES`);
+   * a longer line is reported as `recorded/line-too-long` and the rest of the file is read.
+   */
+  maxLineBytes?: number;
   /** Conversation stores holding `tool_use` blocks. */
   persisted?: PersistedSourceConfig[];
   /** Provider profiles the tools must fit (`anthropic`, `openai-strict`, ...). */
@@ -64,13 +71,31 @@ export type Importer = (file: string) => Promise<unknown>;
 
 let jitiImporter: Importer | undefined;
 
+/**
+ * A JSON config, read and parsed here whatever importer is given: importing JSON needs an
+ * import attribute (`with { type: 'json' }`), and Jest's loader warns of a deprecation when a
+ * test runner's importer imports it without one.
+ */
+function readJsonConfig(file: string): unknown {
+  let text: string;
+  try {
+    text = readRegularFileSync(file);
+  } catch (error) {
+    throw new InputError('config/unreadable', `Cannot read the config (${(error as Error).message}); expected a regular JSON file`, { file }, { cause: error });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const pos = /position (\d+)/.exec((error as Error).message)?.[1];
+    const at = pos === undefined ? undefined : new LineIndex(text).at(Number(pos));
+    throw new InputError('config/json-syntax', `Invalid JSON in the config: ${(error as Error).message}`, { file, line: at?.line, column: at?.column }, { cause: error });
+  }
+}
+
 /** jiti is loaded lazily: plain `.json` and `.mjs` configs never pay for it. */
 export async function defaultImporter(file: string): Promise<unknown> {
   if (/\.(c|m)?js$|\.json$/.test(file)) {
-    if (file.endsWith('.json')) {
-      const { readFileSync } = await import('node:fs');
-      return JSON.parse(readFileSync(file, 'utf8'));
-    }
+    if (file.endsWith('.json')) return readJsonConfig(file);
     return import(pathToFileURL(file).href);
   }
   if (!jitiImporter) {
@@ -112,6 +137,9 @@ function checkShape(config: unknown, file: string): PromptContractConfig {
   if (c.recorded !== undefined && !(Array.isArray(c.recorded) && c.recorded.every((r) => typeof r === 'string'))) {
     throw new InputError('config/invalid', 'Expected `recorded` to be a list of JSONL file paths', { file });
   }
+  if (c.maxLineBytes !== undefined && !(Number.isInteger(c.maxLineBytes) && (c.maxLineBytes as number) >= 1)) {
+    throw new InputError('config/invalid', `Expected \`maxLineBytes\` to be a whole number of bytes, at least 1, got ${JSON.stringify(c.maxLineBytes)}`, { file });
+  }
   if (c.rules !== undefined) {
     if (typeof c.rules !== 'object' || c.rules === null || Array.isArray(c.rules)) throw new InputError('config/invalid', 'Expected `rules` to map rule ids (or `family/*`) to error, warning, info or off', { file });
     for (const [id, level] of Object.entries(c.rules)) {
@@ -140,7 +168,7 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
   const file = findConfigFile(cwd, options.file);
   let mod: unknown;
   try {
-    mod = await (options.importer ?? defaultImporter)(file);
+    mod = file.endsWith('.json') ? readJsonConfig(file) : await (options.importer ?? defaultImporter)(file);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError('config/load-failed', `Cannot load the config: ${(error as Error).message}`, { file }, { cause: error });

@@ -26,4 +26,8 @@ export const exampleRules = defineRules('example', {
     severity: 'warning',
     description: 'An example could not be checked because the schema of the tool it calls does not compile.',
   },
+  'unsupported-pattern': {
+    severity: 'warning',
+    description: 'A `pattern` in the schema of a tool an example calls needs a backtracking regex engine (backreferences, lookaround), so examples are checked without it.',
+  },
 });

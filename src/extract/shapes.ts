@@ -85,7 +85,7 @@ function one(value: unknown): ShapeResult {
     return { kind: 'calls', calls: [{ name: fn.name, arguments: args.value, notation: 'openai-tool-calls' }] };
   }
   const name = typeof value.function === 'string' ? value.function : value.name ?? value.tool ?? value.tool_name;
-  const key = argumentKeys.find((k) => k in value);
+  const key = argumentKeys.find((k) => Object.hasOwn(value, k));
   if (key !== undefined) {
     if (key === 'parameters' && isSchemaLike(value.parameters)) return { kind: 'none' };
     if (typeof name !== 'string' || name === '') {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { isZodSchema, zodToJsonSchema } from '../tools/normalize.js';
 import type { HandlerRef, JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
+import { setOwn } from '../util/values.js';
 import { generatorVersion, TypeScriptSchemaReader } from './typescript.js';
 
 export interface HandlerResolveOptions {
@@ -103,7 +104,7 @@ export class HandlerSchemaResolver {
       throw new InputError('handler/type-not-found', `Cannot read handler file \`${file}\` (looking for type \`${type}\`)`, { file: absolute });
     }
     const contentHash = hash(content);
-    const key = hash(JSON.stringify([1, generatorVersion, path.relative(this.#cwd, absolute), type, contentHash]));
+    const key = hash(JSON.stringify([1, generatorVersion(), path.relative(this.#cwd, absolute), type, contentHash]));
 
     const remembered = this.#memory.get(key);
     if (remembered && this.#fresh(remembered)) {
@@ -119,7 +120,7 @@ export class HandlerSchemaResolver {
 
     const { schema, sources } = this.#reader.read(absolute, file, type);
     const entry: CacheEntry = { key, schema, sources: {} };
-    for (const [source, sourceHash] of sources) entry.sources[path.relative(this.#cwd, source)] = sourceHash;
+    for (const [source, sourceHash] of sources) setOwn(entry.sources, path.relative(this.#cwd, source), sourceHash);
     // Only keep what was read from the content the key names; the file may have changed in between.
     if (sources.get(absolute) === contentHash) {
       this.#memory.set(key, entry);

@@ -1,24 +1,30 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
 import type * as TSJ from 'ts-json-schema-generator';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
+import { requireOptional } from '../util/optional.js';
 import { suggestName } from '../util/suggest.js';
 
-const require = createRequire(import.meta.url);
-const versionOf = (name: string): string => (require(`${name}/package.json`) as { version: string }).version;
+// Both are optional peer dependencies: only a config with a TypeScript handler type needs them.
+const needs = 'The config';
+const versionOf = (name: 'ts-json-schema-generator' | 'typescript'): string => requireOptional<{ version: string }>(`${name}/package.json`, needs).version;
+
+let version: string | undefined;
 
 /** Part of every cache key: a new generator or compiler may emit a different schema for the same source. */
-export const generatorVersion = `ts-json-schema-generator@${versionOf('ts-json-schema-generator')} typescript@${versionOf('typescript')}`;
+export function generatorVersion(): string {
+  version ??= `ts-json-schema-generator@${versionOf('ts-json-schema-generator')} typescript@${versionOf('typescript')}`;
+  return version;
+}
 
 let compiler: { ts: typeof TS; tsj: typeof TSJ } | undefined;
 
 // Loading the compiler and the generator takes most of a second; a run answered from the cache never pays it.
 function load(): { ts: typeof TS; tsj: typeof TSJ } {
-  compiler ??= { ts: require('typescript') as typeof TS, tsj: require('ts-json-schema-generator') as typeof TSJ };
+  compiler ??= { ts: requireOptional<typeof TS>('typescript', needs), tsj: requireOptional<typeof TSJ>('ts-json-schema-generator', needs) };
   return compiler;
 }
 
@@ -105,6 +111,18 @@ export class TypeScriptSchemaReader {
     const program = this.#program;
     const source = program.getSourceFile(file);
     if (source === undefined) throw new InputError('handler/type-not-found', `Cannot read handler file \`${shown}\``, { file });
+    // Type errors are the handler build's business (skipTypeCheck); a file that does not parse
+    // would yield a schema of whatever the parser recovered, so it cannot run.
+    const [syntax, ...more] = program.getSyntacticDiagnostics(source);
+    if (syntax !== undefined) {
+      const at = syntax.start === undefined ? undefined : source.getLineAndCharacterOfPosition(syntax.start);
+      const others = more.length === 0 ? '' : ` (and ${more.length} more syntax error${more.length === 1 ? '' : 's'})`;
+      throw new InputError(
+        'handler/syntax-error',
+        `Syntax error in handler file \`${shown}\`: TS${syntax.code}: ${ts.flattenDiagnosticMessageText(syntax.messageText, ' ')}${others}; expected TypeScript that parses, to read type \`${type}\` from`,
+        { file, ...(at === undefined ? {} : { line: at.line + 1, column: at.character + 1 }) },
+      );
+    }
     const declared = declarations(ts, source);
     const match = declared.find((d) => d.name === type);
     let raw: Record<string, unknown>;

@@ -121,6 +121,55 @@ function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => Da
   });
 }
 
+// Names every plain object inherits. Handlebars' strict mode asks `name in obj`, which is
+// true for them, then declines to read them: `{{__proto__}}` or `{{constructor}}` rendered
+// as an empty string where any other unknown name is an error.
+const inheritedNames = new Set(Object.getOwnPropertyNames(Object.prototype));
+const hardened = Symbol('prompt-contract.strict-own');
+
+type Container = { strict(obj: unknown, name: string, loc: unknown): unknown; [hardened]?: true };
+type Spec = Record<string, unknown>;
+
+/**
+ * Makes strict lookups of inherited names fail like any missing variable, unless the value
+ * has the name as its own property (then it renders, as any own property does). The check
+ * sits in the `container.strict` that compiled templates call: every program function of a
+ * compiled template gets a container whose `strict` checks first.
+ */
+function strictOwnProperties(hb: typeof Handlebars): void {
+  const derived = new WeakMap<object, Container>();
+  const harden = (container: Container): Container => {
+    if (container[hardened]) return container;
+    let out = derived.get(container);
+    if (out === undefined) {
+      out = Object.create(container, {
+        [hardened]: { value: true },
+        strict: {
+          value(obj: unknown, name: string, loc: unknown) {
+            if (typeof obj === 'object' && obj !== null && inheritedNames.has(name) && !Object.hasOwn(obj, name)) {
+              throw new hb.Exception(`"${name}" not defined in ${String(obj)}`, { loc } as unknown as ConstructorParameters<typeof hb.Exception>[1]);
+            }
+            return container.strict(obj, name, loc);
+          },
+        },
+      }) as Container;
+      derived.set(container, out);
+    }
+    return out;
+  };
+  const template = hb.template.bind(hb);
+  hb.template = ((spec: Spec) => {
+    for (const key of Object.keys(spec)) {
+      const fn = spec[key];
+      if (typeof fn !== 'function' || !(key === 'main' || /^\d+$/.test(key))) continue;
+      spec[key] = function (this: unknown, container: Container, ...rest: unknown[]) {
+        return (fn as (...args: unknown[]) => unknown).call(this, harden(container), ...rest);
+      };
+    }
+    return template(spec as unknown as Parameters<typeof hb.template>[0]);
+  }) as typeof hb.template;
+}
+
 /**
  * The Handlebars environment of one prompt module, compiled once and shared by every render:
  * `noEscape` (HTML escaping corrupts JSON in prompts), `strict` (a missing variable is an
@@ -141,6 +190,7 @@ export class PromptEnvironment {
     this.#partials = partials;
     this.#originOf = (value) => (typeof value === 'object' && value !== null ? origins.get(value) : undefined);
     this.#partialsHoldMarkers = [...partials.values()].some((p) => hasMarkers(p.body));
+    strictOwnProperties(this.#hb);
     registerHelpers(this.#hb, this.#originOf);
     for (const [name, source] of partials) {
       const program = parseTemplate(source);
@@ -158,6 +208,7 @@ export class PromptEnvironment {
   #plainEnvironment(): { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } {
     if (!this.#plain) {
       const hb = Handlebars.create();
+      strictOwnProperties(hb);
       registerHelpers(hb, this.#originOf);
       for (const [name, source] of this.#partials) hb.registerPartial(name, hb.compile(source.body, { noEscape: true, strict: true }));
       this.#plain = { hb, templates: new Map() };

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../util/errors.js';
-import { locate, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
+import { readRegularFileSync } from '../util/files.js';
+import { locate, normalizeLineEnds, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
 import type { DataOrigin } from './source-map.js';
 
@@ -147,9 +148,10 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
     const file = display(path);
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      // Line ends as committed, whatever the checkout did: CRLF from `core.autocrlf=true` renders as LF.
+      text = normalizeLineEnds(readRegularFileSync(path));
     } catch (error) {
-      throw new InputError('config/unreadable', `Cannot read file: ${(error as Error).message}`, { file });
+      throw new InputError('config/unreadable', `Cannot read file (${(error as Error).message}); expected a regular text file`, { file });
     }
     const base = basename(path, '.prompt');
     const isPartial = base.startsWith('_');

@@ -3,8 +3,10 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { JsonSchemaObject } from '../tools/types.js';
-import { show } from '../util/values.js';
+import { collectUnsupported, patternEngine, type UnsupportedPattern } from '../util/regex.js';
+import { isRecord, setOwn, show } from '../util/values.js';
 import { joinPointer } from './pointer.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
@@ -49,14 +51,80 @@ const stringLength: KeywordDefinition = {
   },
 };
 
-function makeAjv(draft: Draft): Ajv {
-  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true } as const;
+/**
+ * ajv-formats' `url` with `(?:\S+(?::\S*)?@)?` written `(?:\S+@)?`: the same strings (the
+ * optional `:\S*` only re-splits what `\S+` matches), without the quadratic backtracking of
+ * the original over a long value full of `:` (64 KB took over a second). The other formats
+ * stay linear on the inputs tested in test/hostile/regex-formats.test.ts.
+ */
+const urlFormat = ((): RegExp => {
+  const original = fullFormats.url as RegExp;
+  const userinfo = String.raw`(?:\S+(?::\S*)?@)?`;
+  return original.source.includes(userinfo) ? new RegExp(original.source.replace(userinfo, String.raw`(?:\S+@)?`), original.flags) : original;
+})();
+
+function makeAjv(draft: Draft, ownProperties: boolean): Ajv {
+  // Schema patterns are untrusted: they run on a linear-time engine (src/util/regex.ts).
+  // `ownProperties`: a property the value inherits (`constructor`, `toString`) is not a property it has.
+  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, ownProperties, code: { regExp: patternEngine } } as const;
   const ajv = (draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options)) as Ajv;
   ajv.removeKeyword('maxLength');
   ajv.removeKeyword('minLength');
   ajv.addKeyword(stringLength);
   addFormats(ajv);
+  ajv.addFormat('url', urlFormat);
   return ajv;
+}
+
+/**
+ * Ajv skips a property named `__proto__` in `properties` (it guards its own objects that
+ * way), so a value's `__proto__` went unchecked and was reported as unexpected. The schema
+ * it compiles declares such a property through `patternProperties` instead (`^__proto__$`
+ * matches that name only), which Ajv applies to own keys like any other; errors are placed
+ * back under `properties` (see `PROTO_PATH`).
+ */
+const PROTO_PATTERN = '^__proto__$';
+const PROTO_PATH = `/patternProperties/${encodeURIComponent(PROTO_PATTERN)}`;
+
+function protoSafe(schema: unknown): unknown {
+  if (Array.isArray(schema)) {
+    const items = schema.map(protoSafe);
+    return items.some((item, i) => item !== schema[i]) ? items : schema;
+  }
+  if (!isRecord(schema)) return schema;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
+    const next = protoSafe(value);
+    if (next !== value) setOwn((out ??= { ...schema }), key, next);
+  }
+  const properties = (out ?? schema).properties;
+  if (isRecord(properties) && Object.hasOwn(properties, '__proto__')) {
+    out ??= { ...schema };
+    const { __proto__: declared, ...rest } = { ...properties } as Record<string, unknown>;
+    out.properties = rest;
+    const patterns: Record<string, unknown> = isRecord(out.patternProperties) ? { ...out.patternProperties } : {};
+    setOwn(patterns, PROTO_PATTERN, Object.hasOwn(patterns, PROTO_PATTERN) ? { allOf: [patterns[PROTO_PATTERN], declared] } : declared);
+    out.patternProperties = patterns;
+  }
+  return out ?? schema;
+}
+
+/** The property names a schema declares, `__proto__` included. */
+function declaredNames(schema: unknown): string[] {
+  const names = Object.keys((schema as { properties?: object } | undefined)?.properties ?? {});
+  const patterns = (schema as { patternProperties?: object } | undefined)?.patternProperties;
+  return isRecord(patterns) && Object.hasOwn(patterns, PROTO_PATTERN) ? [...names, '__proto__'] : names;
+}
+
+/** A schema path of the compiled schema as written in the original one. */
+function originalPath(schemaPath: string): string {
+  return schemaPath.includes(PROTO_PATH) ? schemaPath.replace(PROTO_PATH, '/properties/__proto__') : schemaPath;
+}
+
+/** A pattern of a schema that validation skips, because it cannot run in linear time; `schemaPath` is where it is written. */
+export interface SkippedPattern extends UnsupportedPattern {
+  schemaPath: string;
 }
 
 /** One problem with one value, in both coordinates Ajv gives. */
@@ -77,6 +145,8 @@ export interface Validator {
   (value: unknown): boolean;
   errors(value: unknown): SchemaError[];
   places(value: unknown): SchemaPlace[];
+  /** Patterns that match everything here because the linear-time engine cannot run them (backreferences, lookaround). */
+  readonly skippedPatterns: readonly SkippedPattern[];
 }
 
 /**
@@ -86,12 +156,53 @@ export interface Validator {
  */
 // One Ajv instance per draft for the process: creating one compiles its meta-schema, which
 // costs more than compiling a tool's schema, and every check and worker needs the same few.
-const shared = new Map<Draft, Ajv>();
+const shared = new Map<string, Ajv>();
 const bodies = new WeakMap<JsonSchemaObject, JsonSchemaObject>();
+// What each compiled function's compile met: Ajv returns its cached function without compiling again.
+const skippedBy = new WeakMap<ValidateFunction, readonly SkippedPattern[]>();
 
-function ajvFor(draft: Draft): Ajv {
-  let ajv = shared.get(draft);
-  if (!ajv) shared.set(draft, (ajv = makeAjv(draft)));
+/** The JSON Pointer of the first `pattern` (or `patternProperties` key) in `schema` written as `pattern`. */
+function patternPath(schema: unknown, pattern: string, path = '#'): string | undefined {
+  if (Array.isArray(schema)) {
+    for (let i = 0; i < schema.length; i++) {
+      const hit = patternPath(schema[i], pattern, `${path}/${i}`);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+  if (!isRecord(schema)) return undefined;
+  if (schema.pattern === pattern && Object.hasOwn(schema, 'pattern')) return `${path}/pattern`;
+  if (isRecord(schema.patternProperties) && Object.hasOwn(schema.patternProperties, pattern)) return joinPointer(`${path}/patternProperties`, pattern);
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
+    const hit = patternPath(value, pattern, joinPointer(path, key));
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+// Names every plain value inherits: `data.constructor !== undefined` holds for `{}`.
+const inherited = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Whether a schema names a property every object inherits (in `properties`, `required`, anywhere). */
+function namesInherited(schema: unknown): boolean {
+  if (typeof schema === 'string') return inherited.has(schema);
+  if (Array.isArray(schema)) return schema.some(namesInherited);
+  if (!isRecord(schema)) return false;
+  for (const [key, value] of Object.entries(schema)) if (inherited.has(key) || namesInherited(value)) return true;
+  return false;
+}
+
+/**
+ * The shared Ajv of a draft. Checking that a property is the value's own costs about half
+ * the time of validating typical arguments (100 to 150 ns a call), and only matters for
+ * names every object inherits, so schemas that name one (`constructor`, `toString`,
+ * `__proto__`, ...) get an instance with `ownProperties` and the rest the plain one.
+ */
+function ajvFor(draft: Draft, ownProperties: boolean): Ajv {
+  const key = `${draft}:${ownProperties}`;
+  let ajv = shared.get(key);
+  if (!ajv) shared.set(key, (ajv = makeAjv(draft, ownProperties)));
   return ajv;
 }
 
@@ -113,9 +224,15 @@ export class SchemaCompiler {
     let body = bodies.get(schema);
     if (!body) {
       const { $schema: _ignored, $id: _id, ...rest } = schema;
-      bodies.set(schema, (body = rest));
+      bodies.set(schema, (body = protoSafe(rest) as JsonSchemaObject));
     }
-    const validate: ValidateFunction = ajvFor(draftOf(schema)).compile(body);
+    const { result: validate, unsupported } = collectUnsupported(() => ajvFor(draftOf(schema), namesInherited(body)).compile(body));
+    if (!skippedBy.has(validate)) {
+      const seen = new Set<string>();
+      const skipped = unsupported.filter((u) => !seen.has(u.pattern) && seen.add(u.pattern));
+      skippedBy.set(validate, skipped.map((u) => ({ ...u, schemaPath: patternPath(body, u.pattern) ?? '#' })));
+    }
+    const skippedPatterns = skippedBy.get(validate)!;
     // The errors of the last failed value: `errors()` right after a failed check (the usual
     // order) reuses them instead of validating again. Ajv overwrites `validate.errors` on the next call, so keep a copy.
     let failed: { value: unknown; errors: ErrorObject[] } | undefined;
@@ -132,6 +249,7 @@ export class SchemaCompiler {
       {
         errors: (value: unknown): SchemaError[] => explain(ajvErrors(value)),
         places: (value: unknown): SchemaPlace[] => places(ajvErrors(value)),
+        skippedPatterns,
       },
     );
     this.#cache.set(schema, validator);
@@ -149,7 +267,8 @@ const explained = (e: ErrorObject): boolean => e.keyword !== 'anyOf' && e.keywor
 /** The place of one Ajv error: a missing or unexpected property is placed at the property itself. */
 function placeOf(e: ErrorObject): SchemaPlace {
   const p = e.params as Record<string, unknown>;
-  const { keyword, schemaPath } = e;
+  const keyword = e.keyword;
+  const schemaPath = originalPath(e.schemaPath);
   switch (keyword) {
     case 'required':
       return { instancePath: joinPointer(e.instancePath, String(p.missingProperty)), schemaPath, keyword, expected: p.missingProperty };
@@ -179,7 +298,7 @@ export function explain(errors: readonly ErrorObject[]): SchemaError[] {
         out.push({ ...place, message: `Missing required property \`${String(p.missingProperty)}\` in ${at(e.instancePath)}` });
         break;
       case 'additionalProperties':
-        out.push({ ...place, message: `Unexpected property \`${String(p.additionalProperty)}\` in ${at(e.instancePath)}, expected only ${show(Object.keys((e.parentSchema as { properties?: object })?.properties ?? {}), 60)}`, actual: p.additionalProperty });
+        out.push({ ...place, message: `Unexpected property \`${String(p.additionalProperty)}\` in ${at(e.instancePath)}, expected only ${show(declaredNames(e.parentSchema), 60)}`, actual: p.additionalProperty });
         break;
       case 'enum':
       case 'const':
@@ -207,8 +326,8 @@ export function strictView(schema: unknown): unknown {
     if (key === 'properties' && typeof value === 'object' && value !== null) {
       out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, strictView(v)]));
     } else if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples' || key === 'required') {
-      out[key] = value;
-    } else out[key] = strictView(value);
+      setOwn(out, key, value);
+    } else setOwn(out, key, strictView(value));
   }
   const isObjectSchema = out.type === 'object' || (typeof out.properties === 'object' && out.properties !== null);
   if (isObjectSchema) {

@@ -4,6 +4,20 @@ import { isRecord } from '../util/values.js';
 
 const RULE = '='.repeat(72);
 
+/**
+ * The first line of every snapshot text file, with the format version after it. A `.txt`
+ * file under the snapshots folder without it was not written by prompt-contract, and is
+ * never overwritten or removed.
+ */
+export const SNAPSHOT_HEADER = 'prompt-contract snapshot';
+// Version 2 dropped the character and line counts from the prompt's heading: they changed with
+// every edit and added a hunk to each pull request's diff.
+const SNAPSHOT_VERSION = 2;
+
+/** The top-level key and value that mark `tools.json` as the tools baseline prompt-contract writes. */
+export const TOOLS_BASELINE_KEY = 'prompt-contract';
+export const TOOLS_BASELINE_MARK = 'tools baseline 1';
+
 /** The snapshot line that holds the first line of the rendered prompt (after the 7 header lines). */
 export const SNAPSHOT_TEXT_LINE = 8;
 
@@ -74,14 +88,13 @@ export function formatTool(tool: ToolSpec): string {
  */
 export function formatSnapshot(rendered: RenderedCase): string {
   const text = rendered.text;
-  const lineCount = text === '' ? 0 : text.split('\n').length;
   const parts = [
-    `prompt-contract snapshot 1`,
+    `${SNAPSHOT_HEADER} ${SNAPSHOT_VERSION}`,
     `prompt: ${rendered.prompt}`,
     `case: ${rendered.case}`,
     '',
     `${RULE}`,
-    `rendered prompt: ${text.length} characters, ${lineCount} lines${text.endsWith('\n') ? '' : ', no final newline'}`,
+    `rendered prompt, verbatim${text.endsWith('\n') ? '' : ' (no final newline)'}`,
     `${RULE}`,
     text + (text.endsWith('\n') ? '' : '\n'),
     `${RULE}`,
@@ -94,8 +107,61 @@ export function formatSnapshot(rendered: RenderedCase): string {
   return parts.join('\n');
 }
 
-/** The committed tool definitions, the baseline breaking changes are measured against. */
+function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {
+  return tools.map((t) => (t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
+}
+
+/** Tool definitions as sent, in Anthropic's shape: `{"tools": [...]}` (what `render --tools` prints). */
+export function formatTools(tools: readonly ToolSpec[]): string {
+  return `${JSON.stringify({ tools: baselineBody(tools) }, null, 2)}\n`;
+}
+
+/**
+ * The committed tool definitions, the baseline breaking changes are measured against: the
+ * tools as `formatTools` prints them, under a first key that marks the file as written by
+ * prompt-contract. Any reader of `{"tools": [...]}` still reads it.
+ */
 export function formatToolsBaseline(tools: readonly ToolSpec[]): string {
-  const body = tools.map((t) => (t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
-  return `${JSON.stringify({ tools: body }, null, 2)}\n`;
+  return `${JSON.stringify({ [TOOLS_BASELINE_KEY]: TOOLS_BASELINE_MARK, tools: baselineBody(tools) }, null, 2)}\n`;
+}
+
+/** True when `text` starts with the snapshot header line (any format version). */
+export function isSnapshotText(text: string): boolean {
+  return /^prompt-contract snapshot \d+\r?\n/.test(text);
+}
+
+/**
+ * True when `text` is a tools baseline prompt-contract wrote: it carries the marker key, or
+ * it is byte for byte what version 0.1.0 wrote before the marker existed (`{"tools": [...]}`
+ * with only `name`, `description` and `input_schema`, two-space indented).
+ */
+export function isToolsBaseline(text: string): boolean {
+  if (!text.startsWith('{')) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isRecord(value)) return false;
+  if (typeof value[TOOLS_BASELINE_KEY] === 'string' && value[TOOLS_BASELINE_KEY].startsWith('tools baseline ')) return true;
+  return isLegacyBaseline(value, text);
+}
+
+function isLegacyBaseline(value: Record<string, unknown>, text: string): boolean {
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || keys[0] !== 'tools' || !Array.isArray(value.tools)) return false;
+  const shaped = value.tools.every((t) => {
+    if (!isRecord(t)) return false;
+    const k = Object.keys(t).join(',');
+    return (k === 'name,input_schema' || k === 'name,description,input_schema') && typeof t.name === 'string' && isRecord(t.input_schema);
+  });
+  return shaped && `${JSON.stringify(value, null, 2)}\n` === text;
+}
+
+/** A baseline written before the marker existed reads as the same baseline when only the marker differs. */
+export function sameToolsBaseline(committed: string, current: string): boolean {
+  if (committed === current) return true;
+  const markLine = `\n  ${JSON.stringify(TOOLS_BASELINE_KEY)}: ${JSON.stringify(TOOLS_BASELINE_MARK)},`;
+  return current.replace(markLine, '') === committed;
 }

@@ -13,4 +13,12 @@ export const snapshotRules = defineRules('snapshot', {
     severity: 'warning',
     description: 'A snapshot file belongs to no current prompt and case.',
   },
+  'foreign-file': {
+    severity: 'warning',
+    description: 'A file under the snapshots folder was not written by prompt-contract; it is reported and never overwritten or removed.',
+  },
+  'interrupted-write': {
+    severity: 'warning',
+    description: 'A temporary file left by a snapshot write that was interrupted; `-u` removes it.',
+  },
 });

@@ -1,11 +1,17 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { structuredPatch } from 'diff';
+import { InputError } from '../util/errors.js';
+import { isSnapshotText, isToolsBaseline, sameToolsBaseline, SNAPSHOT_HEADER, TOOLS_BASELINE_KEY } from './format.js';
 
 /** Jest's update modes: `all` under `-u`, `none` under `--ci`, `new` otherwise. */
 export type UpdateMode = 'all' | 'new' | 'none';
 
-export type SnapshotStatus = 'matched' | 'written' | 'updated' | 'missing' | 'mismatch';
+/**
+ * `foreign`: a file sits where the snapshot belongs, but prompt-contract did not write it
+ * (no snapshot header, no baseline marker). It is never overwritten, in any mode.
+ */
+export type SnapshotStatus = 'matched' | 'written' | 'updated' | 'missing' | 'mismatch' | 'foreign';
 
 export interface SnapshotResult {
   status: SnapshotStatus;
@@ -14,48 +20,233 @@ export interface SnapshotResult {
   diff?: string;
 }
 
-/** `snapshots/<prompt>/<case>.txt`. */
+/** A prompt or case name becomes one path segment: nothing that climbs out of the folder or into another. */
+function assertSegment(name: string, what: 'prompt' | 'case', prompt?: string): void {
+  if (name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name)) return;
+  const owner = prompt === undefined ? '' : ` of prompt \`${prompt}\``;
+  throw new InputError('config/invalid', `Unexpected ${what} name ${JSON.stringify(name)}${owner}: it cannot name a snapshot file; expected a name without \`/\`, \`\\\` and other than \`.\` or \`..\``);
+}
+
+/** `snapshots/<prompt>/<case>.txt`; a name that would lead out of `<prompt>/` is an InputError. */
 export function snapshotFile(dir: string, prompt: string, caseName: string): string {
+  assertSegment(prompt, 'prompt');
+  assertSegment(caseName, 'case', prompt);
   return join(dir, prompt, `${caseName}.txt`);
 }
+
+/** `snapshots/tools.json`. */
+export function toolsBaselineFile(dir: string): string {
+  return join(dir, 'tools.json');
+}
+
+/** The temporary file `writeAtomic` writes first: `<file>.<pid>.tmp`. */
+const TMP_NAME = /^(.+\.(?:txt|json))\.(\d+)\.tmp$/;
 
 /** Writes through a temporary file and a rename, so an interrupted run never leaves half a snapshot. */
 export function writeAtomic(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
-
-function read(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    rmSync(tmp, { force: true });
     throw error;
   }
 }
 
-/** A unified line diff with a few lines of context: `-` is the committed snapshot, `+` what renders now. */
-export function lineDiff(expected: string, received: string, name: string): string {
-  const patch = structuredPatch(`${name} (committed)`, `${name} (rendered now)`, expected, received, '', '', { context: 2 });
-  const out = [`--- ${patch.oldFileName}`, `+++ ${patch.newFileName}`];
-  for (const hunk of patch.hunks) {
-    out.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
+function read(file: string, shown: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new InputError('config/unreadable', `Cannot read the snapshot: ${(error as Error).message}; expected a file prompt-contract wrote, or nothing`, { file: shown });
   }
-  return out.join('\n');
 }
 
-/** Compares `received` with the committed file and writes as the update mode allows. */
+/** The first bytes of a file, enough to see a header; undefined when it cannot be read. */
+function head(file: string, bytes = 64): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buffer = Buffer.alloc(bytes);
+    const n = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, n).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function isJson(file: string): boolean {
+  return file.endsWith('.json');
+}
+
+/** True when `text`, read from `file`, is something prompt-contract wrote there: a snapshot header, or the baseline marker. */
+export function ownsText(file: string, text: string): boolean {
+  return isJson(file) ? isToolsBaseline(text) : isSnapshotText(text);
+}
+
+/** True when the file on disk is a regular file prompt-contract wrote (read again just before a delete). */
+function ownsFile(file: string): boolean {
+  try {
+    if (!lstatSync(file).isFile()) return false;
+  } catch {
+    return false;
+  }
+  if (!isJson(file)) {
+    const start = head(file);
+    return start !== undefined && isSnapshotText(start);
+  }
+  try {
+    return isToolsBaseline(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Lines with their line ends kept, so a missing final newline is a difference too. */
+function splitKeepingEnds(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+    out.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/** Collects at most `max` lines and counts the rest. */
+class CappedLines {
+  readonly #lines: string[] = [];
+  #omitted = 0;
+  constructor(readonly max: number) {}
+  push(line: string): void {
+    if (this.#lines.length < this.max) this.#lines.push(line);
+    else this.#omitted++;
+  }
+  text(): string {
+    return this.#omitted === 0 ? this.#lines.join('\n') : `${this.#lines.join('\n')}\n… ${this.#omitted} more lines of the diff not shown`;
+  }
+}
+
+/** A line's trailing carriage return, written as `\r`. */
+function visibleCr(line: string): string {
+  return line.endsWith('\r') ? `${line.slice(0, -1)}\\r` : line;
+}
+
+/** Lines of context around each change. */
+const DIFF_CONTEXT = 2;
+/** Lines of diff shown; the rest is counted. Enough for any change a person reviews in one go. */
+export const MAX_DIFF_LINES = 400;
+/**
+ * Edits the line diff searches for before it shows the changed region as one block. Myers'
+ * algorithm costs about (lines × edits): this keeps a 120,000-line snapshot under a second.
+ */
+const MAX_EDIT_LENGTH = 1000;
+
+/**
+ * A unified line diff with a few lines of context: `-` is the committed snapshot, `+` what
+ * renders now. Cut to `maxLines` lines with a count of the rest. The common head and tail
+ * are skipped first; a region with more edits than `MAX_EDIT_LENGTH` is shown as one block
+ * of removed then added lines.
+ */
+export function lineDiff(expected: string, received: string, name: string, maxLines = MAX_DIFF_LINES): string {
+  const out = new CappedLines(Math.max(maxLines, 3));
+  out.push(`--- ${name} (committed)`);
+  out.push(`+++ ${name} (rendered now)`);
+  // A carriage return is invisible in a terminal: a diff of nothing but line ends would look empty.
+  if (expected !== received && expected.replace(/\r\n?/g, '\n') === received.replace(/\r\n?/g, '\n')) {
+    out.push('(only line ends differ: a carriage return is shown as \\r)');
+  }
+  const a = splitKeepingEnds(expected);
+  const b = splitKeepingEnds(received);
+  const shorter = Math.min(a.length, b.length);
+  let prefix = 0;
+  while (prefix < shorter && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < shorter - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const from = prefix - Math.min(prefix, DIFF_CONTEXT);
+  const after = Math.min(suffix, DIFF_CONTEXT);
+  const oldPart = a.slice(from, a.length - suffix + after);
+  const newPart = b.slice(from, b.length - suffix + after);
+  const show = (mark: string, line: string): void => {
+    if (line.endsWith('\n')) out.push(visibleCr(mark + line.slice(0, -1)));
+    else {
+      out.push(visibleCr(mark + line));
+      out.push('\\ No newline at end of file');
+    }
+  };
+  const range = (start: number, count: number): string => `${count === 0 ? start : start + 1},${count}`;
+
+  const patch = structuredPatch('', '', oldPart.join(''), newPart.join(''), '', '', { context: DIFF_CONTEXT, maxEditLength: MAX_EDIT_LENGTH });
+  if (patch) {
+    const hunks = patch.hunks;
+    // The slice holds only a few lines of context; where the diff slid a change against its
+    // edge, take the missing context from the common head or tail, which both texts share.
+    const first = hunks[0];
+    if (first && from > 0) {
+      let lead = 0;
+      while (lead < first.lines.length && first.lines[lead]!.startsWith(' ')) lead++;
+      const startsAtEdge = first.oldStart - (first.oldLines === 0 ? 0 : 1) === 0;
+      const add = startsAtEdge ? Math.min(DIFF_CONTEXT - lead, from) : 0;
+      if (add > 0) {
+        first.lines = [...a.slice(from - add, from).map((l) => ` ${l.slice(0, -1)}`), ...first.lines];
+        first.oldLines += add;
+        first.newLines += add;
+        first.oldStart -= add;
+        first.newStart -= add;
+      }
+    }
+    const last = hunks[hunks.length - 1];
+    const tail = suffix - after; // common lines after the slice
+    if (last && tail > 0 && last.oldStart - (last.oldLines === 0 ? 0 : 1) + last.oldLines === oldPart.length) {
+      let trail = 0;
+      while (trail < last.lines.length && last.lines[last.lines.length - 1 - trail]!.startsWith(' ')) trail++;
+      const add = Math.min(DIFF_CONTEXT - trail, tail);
+      const at = a.length - suffix + after;
+      for (const l of a.slice(at, at + Math.max(add, 0))) {
+        if (l.endsWith('\n')) last.lines.push(` ${l.slice(0, -1)}`);
+        else last.lines.push(` ${l}`, '\\ No newline at end of file');
+      }
+      if (add > 0) {
+        last.oldLines += add;
+        last.newLines += add;
+      }
+    }
+    for (const hunk of hunks) {
+      out.push(`@@ -${hunk.oldStart + from},${hunk.oldLines} +${hunk.newStart + from},${hunk.newLines} @@`);
+      for (const line of hunk.lines) out.push(visibleCr(line));
+    }
+    return out.text();
+  }
+  // Too many edits to pair up: context, every old line of the changed region, every new one, context.
+  out.push(`@@ -${range(from, oldPart.length)} +${range(from, newPart.length)} @@`);
+  for (let i = from; i < prefix; i++) show(' ', a[i]!);
+  for (let i = prefix; i < a.length - suffix; i++) show('-', a[i]!);
+  for (let i = prefix; i < b.length - suffix; i++) show('+', b[i]!);
+  for (let i = a.length - suffix; i < a.length - suffix + after; i++) show(' ', a[i]!);
+  return out.text();
+}
+
+/**
+ * Compares `received` with the committed file and writes as the update mode allows. A file
+ * at that path that prompt-contract did not write is `foreign` and never touched.
+ */
 export function reconcile(file: string, received: string, mode: UpdateMode, cwd = process.cwd()): SnapshotResult {
-  const expected = read(file);
   const shown = relative(cwd, file) || file;
+  const expected = read(file, shown);
   if (expected === undefined) {
     if (mode === 'none') return { status: 'missing', file: shown };
     writeAtomic(file, received);
     return { status: 'written', file: shown };
   }
   if (expected === received) return { status: 'matched', file: shown };
+  if (!ownsText(file, expected)) return { status: 'foreign', file: shown };
+  // A baseline written before the marker existed still matches; `-u` rewrites it with the marker.
+  if (mode !== 'all' && isJson(file) && sameToolsBaseline(expected, received)) return { status: 'matched', file: shown };
   if (mode === 'all') {
     writeAtomic(file, received);
     return { status: 'updated', file: shown };
@@ -63,39 +254,169 @@ export function reconcile(file: string, received: string, mode: UpdateMode, cwd 
   return { status: 'mismatch', file: shown, diff: lineDiff(expected, received, shown) };
 }
 
-/** Snapshot files under `dir` that no current prompt and case produce. */
-export function findObsolete(dir: string, expected: ReadonlySet<string>): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
+/** Why a file at a snapshot's own path is left alone, in one sentence for a message. */
+export function foreignMessage(file: string): string {
+  const mark = isJson(file) ? `a top-level \`${JSON.stringify(TOOLS_BASELINE_KEY)}\` key` : `a first line \`${SNAPSHOT_HEADER} N\``;
+  return `${file} exists but was not written by prompt-contract (it lacks ${mark}), so it is never overwritten; move it away, then write the snapshot with your Jest command and \`-u\``;
+}
+
+/** What is under the snapshots folder besides current snapshots. */
+export interface SnapshotScan {
+  /** Snapshot files (header or baseline marker) that no current prompt and case produce: `-u` removes them. */
+  obsolete: string[];
+  /** Files prompt-contract did not write: reported, never touched. */
+  foreign: string[];
+  /** `<file>.<pid>.tmp` left by an interrupted write. */
+  leftovers: string[];
+}
+
+/** Folders never entered: they are never snapshot folders, and can be huge. */
+const skippedFolders = new Set(['.git', 'node_modules']);
+
+/** A leftover temporary file of ours: our name pattern, and empty or starting like a snapshot or a baseline. */
+function isLeftover(file: string): boolean {
+  const m = TMP_NAME.exec(basename(file));
+  if (!m) return false;
+  const start = head(file);
+  if (start === undefined) return false;
+  // A write cut short may stop anywhere, even inside the first line.
+  const startsLike = (full: string): boolean => full.startsWith(start.slice(0, full.length));
+  return m[1]!.endsWith('.json') ? startsLike(`{\n  "${TOOLS_BASELINE_KEY}"`) || startsLike('{\n  "tools"') : startsLike(`${SNAPSHOT_HEADER} `);
+}
+
+/** Sorts the files under `dir` (symbolic links are never followed) into obsolete, foreign and leftover. */
+export function scanSnapshots(dir: string, expected: ReadonlySet<string>): SnapshotScan {
+  const scan: SnapshotScan = { obsolete: [], foreign: [], leftovers: [] };
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
     let entries;
     try {
       entries = readdirSync(d, { withFileTypes: true });
     } catch {
-      return;
+      continue;
     }
     for (const e of entries) {
       const path = join(d, e.name);
-      if (e.isDirectory()) walk(path);
-      else if (e.name.endsWith('.txt') && !expected.has(path)) out.push(path);
+      if (expected.has(path)) continue;
+      if (e.isDirectory()) {
+        if (!skippedFolders.has(e.name)) stack.push(path);
+        continue;
+      }
+      // Dotfiles (.gitkeep, .gitattributes, .DS_Store) belong to tools that expect them there.
+      const quiet = e.name.startsWith('.');
+      if (!e.isFile()) {
+        if (!quiet) scan.foreign.push(path);
+        continue;
+      }
+      if (TMP_NAME.test(e.name) && isLeftover(path)) scan.leftovers.push(path);
+      else if ((e.name.endsWith('.txt') || e.name.endsWith('.json')) && ownsFile(path)) scan.obsolete.push(path);
+      else if (!quiet) scan.foreign.push(path);
     }
-  };
-  walk(dir);
-  return out.sort();
+  }
+  scan.obsolete.sort();
+  scan.foreign.sort();
+  scan.leftovers.sort();
+  return scan;
 }
 
-/** Removes obsolete snapshot files and the folders they leave empty (only under `-u`). */
-export function removeObsolete(dir: string, files: readonly string[]): void {
-  for (const file of files) {
-    rmSync(file, { force: true });
-    let d = dirname(file);
-    while (d.startsWith(dir) && d !== dir) {
-      try {
-        if (readdirSync(d).length > 0) break;
-        rmSync(d, { recursive: true });
-      } catch {
-        break;
-      }
-      d = dirname(d);
+/** Snapshot files under `dir` that no current prompt and case produce. */
+export function findObsolete(dir: string, expected: ReadonlySet<string>): string[] {
+  return scanSnapshots(dir, expected).obsolete;
+}
+
+/** A relative path that leads out of its base folder. */
+function outside(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/** Removes the folders under `dir` that `file`'s removal left empty; never `dir` itself, never a non-empty one. */
+function pruneEmpty(dir: string, file: string): void {
+  for (let d = dirname(file); d !== dir && !outside(relative(dir, d)); d = dirname(d)) {
+    try {
+      rmdirSync(d); // fails on a folder that still holds anything
+    } catch {
+      return;
     }
+  }
+}
+
+/**
+ * Removes obsolete snapshot files and the folders they leave empty (only under `-u`). Each
+ * file is read again just before: one that no longer carries the header is left alone.
+ */
+export function removeObsolete(dir: string, files: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const file of files) {
+    if (!ownsFile(file)) continue;
+    rmSync(file, { force: true });
+    removed.push(file);
+    pruneEmpty(dir, file);
+  }
+  return removed;
+}
+
+/** True when a process with this id runs: its temporary file may be a write in progress. */
+function running(pid: number): boolean {
+  if (pid === process.pid) return false; // our own writes are synchronous: never in progress while we look
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes leftover temporary files of interrupted writes (only under `-u`), except those of a process still running. */
+export function removeLeftovers(dir: string, files: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const file of files) {
+    const pid = Number(TMP_NAME.exec(basename(file))?.[2]);
+    if (!isLeftover(file) || running(pid)) continue;
+    rmSync(file, { force: true });
+    removed.push(file);
+    pruneEmpty(dir, file);
+  }
+  return removed;
+}
+
+/** The real path of `path`, resolving symbolic links through its nearest existing ancestor. */
+function realPath(path: string): string {
+  const rest: string[] = [];
+  let p = resolve(path);
+  for (;;) {
+    if (existsSync(p)) {
+      try {
+        return join(realpathSync(p), ...rest.reverse());
+      } catch {
+        return join(p, ...rest.reverse());
+      }
+    }
+    const parent = dirname(p);
+    if (parent === p) return join(p, ...rest.reverse());
+    rest.push(basename(p));
+    p = parent;
+  }
+}
+
+/**
+ * Refuses a snapshots folder that `-u` must not manage: the project root itself (where every
+ * file would sit beside the snapshots) or anything outside the project, after symbolic links
+ * and `..` are resolved. `root` is the folder of the config file.
+ */
+export function checkSnapshotsFolder(root: string, snapshots: string, place: { configFile?: string; display?: (path: string) => string } = {}): void {
+  const realRoot = realPath(root);
+  const real = realPath(snapshots);
+  const rel = relative(realRoot, real);
+  // As the config names it: relative to the project root, `.` for the root, absolute when outside.
+  const asWritten = relative(resolve(root), resolve(snapshots));
+  const named = asWritten === '' ? '.' : outside(asWritten) ? resolve(snapshots) : asWritten;
+  const via = real === resolve(snapshots) ? '' : ` (it resolves to \`${real}\`)`;
+  const file = place.configFile === undefined ? {} : { file: place.display ? place.display(place.configFile) : place.configFile };
+  if (rel === '') {
+    throw new InputError('config/snapshots-folder', `Unexpected \`snapshots\` folder \`${named}\`${via}: it is the project root, where snapshots would sit among files prompt-contract does not own; expected a folder of their own, such as \`snapshots\``, file);
+  }
+  if (outside(rel)) {
+    throw new InputError('config/snapshots-folder', `Unexpected \`snapshots\` folder \`${named}\`${via}: it lies outside the project root \`${resolve(root)}\`; expected a folder inside the project, such as \`snapshots\``, file);
   }
 }

@@ -1,12 +1,13 @@
-import { open, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { InputError, errorMessage } from '../util/errors.js';
+import { maxLineBytesFrom, readLines, type LineEvent } from './chunks.js';
 import { itemsFromValue, notJson, parseJson, type Where } from './shapes.js';
 import type { CorruptRecord, RecordedCall, RecordedItem } from './types.js';
 
 export interface ReadRecordedOptions {
   /** The name findings use for this file; the path by default. */
   source?: string;
+  /** Longest line read, in bytes; by default `PROMPT_CONTRACT_MAX_LINE_BYTES`, else 16 MiB. */
+  maxLineBytes?: number;
 }
 
 /**
@@ -33,49 +34,60 @@ export function recordedItemsOf(value: unknown, where: Where): RecordedItem[] {
   });
 }
 
-const blank = /^\s*$/;
-
 function unreadable(file: string, error: unknown): InputError {
   const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(error);
-  return new InputError('recorded/unreadable', `Cannot read recorded calls from \`${file}\` (${reason}); expected a JSONL file with one tool call a line`, { file }, { cause: error });
+  return new InputError('recorded/unreadable', `Cannot read recorded calls from \`${file}\` (${reason}); expected a regular JSONL file with one tool call a line`, { file }, { cause: error });
+}
+
+const MiB = 1024 * 1024;
+
+/** A byte count for a message: `16 MiB`, `20,000,000 bytes`. */
+export function bytesText(bytes: number): string {
+  return bytes >= MiB && bytes % MiB === 0 ? `${bytes / MiB} MiB` : bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
+}
+
+/** The record for a line longer than the cap: reported, not read. */
+export function lineTooLong(bytes: number, maxLineBytes: number, where: Where): CorruptRecord {
+  return { corrupt: true, tooLong: bytes, message: `The line is ${bytesText(bytes)} long, over the limit of ${bytesText(maxLineBytes)}; expected a tool call of at most that size (the line was not read, the lines after it were)`, where };
 }
 
 /**
- * Streams the recorded calls of a JSONL file, line by line in constant memory. A line that
- * is not a readable call yields a CorruptRecord with its 1-based line number and the
- * stream goes on; blank lines are skipped. A file that cannot be opened or read throws an
- * InputError.
+ * Streams the recorded calls of a JSONL file, line by line in bounded memory. A line that
+ * is not a readable call yields a CorruptRecord with its 1-based line number, and so does a
+ * line longer than `maxLineBytes` (`tooLong` set); the stream goes on. Blank lines are
+ * skipped. A file that cannot be opened or read, or is not a regular file, throws an InputError.
  */
 export async function* readRecordedCalls(file: string, options: ReadRecordedOptions = {}): AsyncGenerator<RecordedItem, void, undefined> {
   const source = options.source ?? file;
-  let handle: FileHandle;
+  let maxLineBytes: number;
   try {
-    handle = await open(file, 'r');
+    maxLineBytes = maxLineBytesFrom(options.maxLineBytes);
   } catch (error) {
-    throw unreadable(file, error);
+    throw new InputError('config/invalid', errorMessage(error));
   }
-  const stream = handle.createReadStream({ encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let line = 0;
+  const lines = readLines(file, { maxLineBytes });
   try {
-    const iterator = lines[Symbol.asyncIterator]();
-    for (;;) {
-      let next: IteratorResult<string>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        throw unreadable(file, error);
-      }
-      if (next.done) return;
-      line++;
-      let text = next.value;
-      if (blank.test(text)) continue;
-      if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      // for-of, not yield*: yield* over an array goes through an async wrapper per item, twice as slow.
-      for (const item of parseRecordedLine(text, { source, line })) yield item;
-    }
+    yield* recordsOf(lines, file, source, maxLineBytes);
   } finally {
-    lines.close();
-    stream.destroy();
+    await lines.return();
+  }
+}
+
+async function* recordsOf(lines: AsyncGenerator<LineEvent, void, undefined>, file: string, source: string, maxLineBytes: number): AsyncGenerator<RecordedItem, void, undefined> {
+  for (;;) {
+    let next: IteratorResult<LineEvent>;
+    try {
+      next = await lines.next();
+    } catch (error) {
+      throw unreadable(file, error);
+    }
+    if (next.done) return;
+    const event = next.value;
+    if ('tooLong' in event) {
+      yield lineTooLong(event.tooLong, maxLineBytes, { source, line: event.line });
+      continue;
+    }
+    // for-of, not yield*: yield* over an array goes through an async wrapper per item, twice as slow.
+    for (const item of parseRecordedLine(event.text, { source, line: event.line })) yield item;
   }
 }

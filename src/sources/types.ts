@@ -12,6 +12,8 @@ export interface RecordedCall {
 export interface CorruptRecord {
   corrupt: true;
   message: string;
+  /** Set for a JSONL line longer than the line cap: its length in bytes (it was not read). */
+  tooLong?: number;
   where: { source: string; line?: number; row?: string };
 }
 

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { defineRules, report } from '../report/rule.js';
 import { InputError } from '../util/errors.js';
-import { isRecord } from '../util/values.js';
+import { isRecord, own } from '../util/values.js';
 import { locate, type YamlDocument } from '../util/yaml.js';
 import type { JsonSchemaObject, ToolSpec } from './types.js';
 
@@ -16,10 +16,11 @@ export const descriptionRules = defineRules('config', {
 function propertyAt(schema: JsonSchemaObject, dotted: string): JsonSchemaObject | undefined {
   let node: unknown = schema;
   for (const part of dotted.split('.')) {
-    if (isRecord(node) && isRecord(node.items) && !isRecord(node.properties)) node = node.items;
-    const props = isRecord(node) ? node.properties : undefined;
-    if (!isRecord(props) || !isRecord(props[part])) return undefined;
-    node = props[part];
+    if (isRecord(own(node, 'items')) && !isRecord(own(node, 'properties'))) node = own(node, 'items');
+    // Own properties only: `props['__proto__']` is Object.prototype, and writing its `description` changed every object.
+    const child = own(own(node, 'properties'), part);
+    if (!isRecord(child)) return undefined;
+    node = child;
   }
   return node as JsonSchemaObject;
 }
@@ -59,9 +60,11 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
     if (!isRecord(entry)) throw new InputError('config/invalid', `Expected \`${name}\` to be a description string or a mapping with \`description\` and \`parameters\``, { file: doc.file, ...(at ?? {}) });
     const schema = structuredClone(tool.inputSchema);
     const next: ToolSpec = { ...tool, inputSchema: schema };
-    if (typeof entry.description === 'string') next.description = entry.description.trimEnd();
-    if (isRecord(entry.parameters)) {
-      for (const [param, text] of Object.entries(entry.parameters)) {
+    const description = own(entry, 'description');
+    if (typeof description === 'string') next.description = description.trimEnd();
+    const parameters = own(entry, 'parameters');
+    if (isRecord(parameters)) {
+      for (const [param, text] of Object.entries(parameters)) {
         const target = propertyAt(schema, param);
         const pat = locate(doc, [name, 'parameters', param]);
         if (!target) {

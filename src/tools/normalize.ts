@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isRecord } from '../util/values.js';
+import { tooDeepAt, tooDeepMessage } from '../schema/depth.js';
+import { isRecord, setOwn } from '../util/values.js';
 import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
 
 /** A tool definition that could not be understood; the message names what was expected. */
@@ -48,7 +49,8 @@ function fromGeminiSchema(schema: unknown): unknown {
     else if (key === 'properties' && isRecord(value)) {
       out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromGeminiSchema(v)]));
     } else if (key === 'items' || key === 'anyOf') out[key] = fromGeminiSchema(value);
-    else if (key !== 'nullable') out[key] = value;
+    // A key named `__proto__` stays a key: plain assignment would set the copy's prototype instead.
+    else if (key !== 'nullable') setOwn(out, key, value);
   }
   if (schema.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   return out;
@@ -62,6 +64,12 @@ function schemaFrom(value: unknown, where: string): JsonSchemaObject {
   throw new ToolShapeError(`${where}: expected a JSON Schema object, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
 }
 
+/** Every later step walks the schema recursively: a schema nested too deep is refused here, with where it gets too deep. */
+function assertDepth(schema: unknown, where: string, name: unknown): void {
+  const deep = tooDeepAt(schema);
+  if (deep !== undefined) throw new ToolShapeError(`${where}: the input schema of ${typeof name === 'string' && name !== '' ? `\`${name}\`` : 'the tool'} ${tooDeepMessage(deep)}`);
+}
+
 function spec(
   name: unknown,
   description: unknown,
@@ -71,6 +79,7 @@ function spec(
   extra: Partial<ToolSpec> = {},
 ): ToolSpec {
   if (typeof name !== 'string' || name === '') throw new ToolShapeError(`${where}: expected a tool \`name\` string`);
+  assertDepth(schema, where, name);
   const tool: ToolSpec = { name, inputSchema: schema, origin: { shape }, ...extra };
   if (typeof description === 'string') tool.description = description;
   return tool;
@@ -86,6 +95,7 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string)
   if (!isRecord(input)) throw new ToolShapeError(`${where}: expected a tool definition object, got ${JSON.stringify(input)}`);
   // Already a ToolSpec (from defineTool): keep its handler and `generated` flag.
   if (isRecord(input.origin) && isRecord(input.inputSchema) && typeof input.name === 'string' && typeof input.origin.shape === 'string') {
+    assertDepth(input.inputSchema, where, input.name);
     return { ...(input as unknown as ToolSpec) };
   }
   const strict = typeof input.strict === 'boolean' ? { strict: input.strict } : {};
@@ -108,6 +118,8 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string)
   }
   if ('parametersJsonSchema' in input) return spec(name, input.description, schemaFrom(input.parametersJsonSchema, `${where}.parametersJsonSchema`), 'gemini-json-schema', where);
   if ('parameters' in input) {
+    // Checked before the Gemini conversion, which recurses.
+    assertDepth(input.parameters, where, name);
     if (usesGeminiTypes(input.parameters)) {
       return spec(name, input.description, fromGeminiSchema(input.parameters) as JsonSchemaObject, 'gemini', where);
     }

@@ -12,3 +12,17 @@ export function show(value: unknown, max = 40): string {
   if (text === undefined) return String(value);
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
+
+/**
+ * `target[key] = value` as an own data property, even for `__proto__` (which assignment
+ * would turn into a change of prototype, dropping the key).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** `value[key]` when `value` is a plain object that has `key` as its own property, else undefined: never an inherited member (`constructor`, `toString`, `__proto__`). */
+export function own(value: unknown, key: string): unknown {
+  return isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+}

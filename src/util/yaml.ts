@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { EVENT_ID, getScalarValue, load, parseEvents, YAMLException, type Event } from 'js-yaml';
 import { InputError } from './errors.js';
+import { readRegularFileSync } from './files.js';
 import { LineIndex } from './lines.js';
 
 /** Where one YAML node starts, and where its children start, keyed like the loaded value. */
@@ -79,11 +79,80 @@ function positions(text: string, events: Event[]): YamlNodePosition | undefined 
   return docFrame.node.children!.get(0);
 }
 
-/** Parses YAML text; a syntax error becomes an InputError naming file, line and column. */
-export function parseYaml(text: string, file: string): YamlDocument {
+/**
+ * How many nodes aliases may add to a document when expanded: far beyond any real reuse of
+ * an example or a parameter list, far below a "billion laughs" (nine levels of ten aliases
+ * each, a billion strings once printed or walked).
+ */
+export const MAX_ALIAS_EXPANSION = 100_000;
+
+/**
+ * Counts the nodes each alias stands for, over the event stream, before anything walks the
+ * loaded value: js-yaml shares aliased nodes, so loading is cheap, but every walk, copy or
+ * `JSON.stringify` of the value expands them. Throws an InputError at the alias that takes
+ * the document past `MAX_ALIAS_EXPANSION`, or that refers to a node containing it (a cycle,
+ * which no walk would finish).
+ */
+function checkAliases(text: string, events: readonly Event[], file: string): void {
+  const sizes = new Map<string, number>();
+  const open: Array<{ anchor: string | undefined; total: number }> = [];
+  const anchorOf = (start: number, end: number): string | undefined => (start >= 0 && end > start ? text.slice(start, end) : undefined);
+  let total = 0; // nodes of the document so far, aliases expanded
+  let added = 0; // nodes aliases added
+  const fail = (offset: number, message: string): never => {
+    const at = new LineIndex(text).at(offset);
+    throw new InputError('config/yaml-aliases', message, { file, line: at.line, column: at.column });
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case EVENT_ID.MAPPING:
+      case EVENT_ID.SEQUENCE:
+        total++;
+        open.push({ anchor: anchorOf(event.anchorStart, event.anchorEnd), total });
+        break;
+      case EVENT_ID.SCALAR: {
+        total++;
+        const anchor = anchorOf(event.anchorStart, event.anchorEnd);
+        if (anchor !== undefined) sizes.set(anchor, 1);
+        break;
+      }
+      case EVENT_ID.POP: {
+        const node = open.pop();
+        if (node?.anchor !== undefined) sizes.set(node.anchor, total - node.total + 1);
+        break;
+      }
+      case EVENT_ID.ALIAS: {
+        const name = text.slice(event.anchorStart, event.anchorEnd);
+        if (open.some((node) => node.anchor === name)) {
+          fail(event.anchorStart - 1, `Alias \`*${name}\` refers to a node that contains it, which makes the value endless; expected an alias to a node defined before it`);
+        }
+        const size = sizes.get(name) ?? 1;
+        total += size;
+        added += size;
+        if (added > MAX_ALIAS_EXPANSION) {
+          fail(event.anchorStart - 1, `Alias \`*${name}\` takes the nodes added by aliases past ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} (an alias bomb); expected aliases that repeat small parts of the document`);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+/**
+ * Parses YAML text; a syntax error becomes an InputError naming file, line and column, and
+ * so does an alias bomb or a cyclic alias (see `checkAliases`). Line ends are normalized
+ * first (`\r\n` and a lone `\r` become `\n`), so a file checked out with CRLF reads the same
+ * as with LF.
+ */
+export function parseYaml(source: string, file: string): YamlDocument {
+  const text = normalizeLineEnds(source);
   try {
+    const events = parseEvents(text, { filename: file });
+    checkAliases(text, events, file);
     const value = load(text, { filename: file });
-    const root = positions(text, parseEvents(text, { filename: file }));
+    const root = positions(text, events);
     return { file, text, value, root, lines: new LineIndex(text) };
   } catch (error) {
     if (error instanceof YAMLException) {
@@ -98,13 +167,18 @@ export function parseYaml(text: string, file: string): YamlDocument {
   }
 }
 
+/** `\r\n` and a lone `\r` as `\n`: how a file checked out with `core.autocrlf=true` reads the same as the committed one. */
+export function normalizeLineEnds(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
 /** Reads and parses a YAML file; an unreadable file is an InputError too. */
 export function readYaml(file: string, displayName = file): YamlDocument {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file);
   } catch (error) {
-    throw new InputError('config/unreadable', `Cannot read file: ${(error as Error).message}`, { file: displayName }, { cause: error });
+    throw new InputError('config/unreadable', `Cannot read file (${(error as Error).message}); expected a regular YAML file`, { file: displayName }, { cause: error });
   }
   return parseYaml(text, displayName);
 }

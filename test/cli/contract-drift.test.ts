@@ -142,7 +142,8 @@ test('an unreachable conversation store cannot run: exit 2 naming the source', (
     demo.edit('prompt-contract.config.ts', 'sqlite: demoConversationStore(),', "sqlite: 'missing/conversations.db',");
     const result = check(demo.dir);
     expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
+    // The JSON report CI reads holds the one error; the message goes to stderr as well.
+    expect(report(result).diagnostics.map((d) => d.ruleId)).toEqual(['persisted/unreachable']);
     expect(result.stderr).toContain('support-conversations');
     expect(result.stderr).toContain('persisted/unreachable');
   }));

@@ -95,7 +95,7 @@ test('bad input exits 2 with file, line and column, and writes nothing', () =>
     const before = readdirSync(join(demo.dir, 'snapshots'), { recursive: true }).sort();
     const result = check(demo.dir);
     expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
+    expect(report(result).diagnostics).toEqual([expect.objectContaining({ ruleId: 'config/yaml-syntax', file, line: expect.any(Number), column: expect.any(Number) })]);
     expect(result.stderr).toMatch(new RegExp(`^prompt-contract: ${file.replaceAll('.', '\\.')}:\\d+:\\d+: YAML syntax error`));
     expect(readdirSync(join(demo.dir, 'snapshots'), { recursive: true }).sort()).toEqual(before);
   }));

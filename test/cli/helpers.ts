@@ -18,6 +18,8 @@ export function cli(args: string[], options: { cwd?: string; input?: string; env
     cwd: options.cwd ?? repo,
     input: options.input ?? '',
     encoding: 'utf8',
+    // Hostile inputs make long reports: never cut the output (the default limit kills the child at 1 MiB).
+    maxBuffer: 256 * 1024 * 1024,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
@@ -65,6 +67,37 @@ export function lineOf(text: string, needle: string, from?: string): number {
   const at = text.indexOf(needle, Math.max(start, 0));
   if (at === -1) throw new Error(`${needle} not found`);
   return text.slice(0, at).split('\n').length;
+}
+
+/**
+ * Makes a demo copy a project with a Jest setup of its own: the contract suite in
+ * `test/prompts.test.ts` and a `jest.config.json` that maps `prompt-contract` to this source.
+ */
+export function addJestSuite(dir: string): void {
+  mkdirSync(join(dir, 'test'), { recursive: true });
+  writeFileSync(join(dir, 'test', 'prompts.test.ts'), "import { contractSuite } from 'prompt-contract/jest';\n\nawait contractSuite();\n");
+  writeFileSync(join(dir, 'jest.config.json'), JSON.stringify({
+    rootDir: dir,
+    testEnvironment: 'node',
+    extensionsToTreatAsEsm: ['.ts'],
+    roots: ['<rootDir>/test'],
+    moduleNameMapper: {
+      '^prompt-contract$': join(repo, 'src/index.ts'),
+      '^prompt-contract/jest$': join(repo, 'src/jest.ts'),
+      '^(\\.{1,2}/.*)\\.js$': '$1',
+    },
+    transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: join(repo, 'tsconfig.json') }] },
+  }));
+}
+
+/** Runs Jest, as a user would, on a project made with `addJestSuite`. */
+export function runJest(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): { code: number; out: string } {
+  const result = spawnSync(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', join(repo, 'node_modules/jest/bin/jest.js'), '--config', join(dir, 'jest.config.json'), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+  });
+  return { code: result.status ?? -1, out: `${result.stdout}\n${result.stderr}` };
 }
 
 export interface JsonReport {

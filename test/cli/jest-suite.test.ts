@@ -1,35 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { demoCopy, repo } from './helpers.js';
+import { addJestSuite, demoCopy, runJest as jest } from './helpers.js';
 
 // The contract suite as a user runs it: Jest in a project of its own, with --ci and -u.
 
-function jest(dir: string, args: string[], env: NodeJS.ProcessEnv): { code: number; out: string } {
-  const result = spawnSync(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', join(repo, 'node_modules/jest/bin/jest.js'), '--config', join(dir, 'jest.config.json'), ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-  });
-  return { code: result.status ?? -1, out: `${result.stdout}\n${result.stderr}` };
-}
-
 function project() {
   const demo = demoCopy();
-  mkdirSync(join(demo.dir, 'test'), { recursive: true });
-  writeFileSync(join(demo.dir, 'test', 'prompts.test.ts'), "import { contractSuite } from 'prompt-contract/jest';\n\nawait contractSuite();\n");
-  writeFileSync(join(demo.dir, 'jest.config.json'), JSON.stringify({
-    rootDir: demo.dir,
-    testEnvironment: 'node',
-    extensionsToTreatAsEsm: ['.ts'],
-    roots: ['<rootDir>/test'],
-    moduleNameMapper: {
-      '^prompt-contract$': join(repo, 'src/index.ts'),
-      '^prompt-contract/jest$': join(repo, 'src/jest.ts'),
-      '^(\\.{1,2}/.*)\\.js$': '$1',
-    },
-    transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: join(repo, 'tsconfig.json') }] },
-  }));
+  addJestSuite(demo.dir);
   return demo;
 }
 
@@ -45,7 +23,8 @@ test('--ci never writes: a missing snapshot and an obsolete one fail the run; -u
     const ci = jest(demo.dir, ['--ci'], { CI: 'true' });
     expect(ci.code).toBe(1);
     expect(ci.out).toContain('has no snapshot, and none was written');
-    expect(ci.out).toContain('Obsolete snapshot files');
+    expect(ci.out).toContain('snapshots/refund_agent/renamed.txt');
+    expect(ci.out).toContain('snapshot/obsolete');
     expect(existsSync(missing)).toBe(false);
     expect(existsSync(obsolete)).toBe(true);
 

@@ -32,6 +32,7 @@ const drift: Record<keyof typeof exampleRules, () => ReturnType<typeof run>> = {
   unparseable: () => run('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n</tool_call>\n'),
   placeholder: () => run('<tool_call>\n{"name": "$FUNCTION_NAME", "arguments": {}}\n</tool_call>\n'),
   unchecked: () => run(call({ city: 'Oslo' }), { tools: [{ ...weather, inputSchema: { type: 'dict', properties: {} } }] }),
+  'unsupported-pattern': () => run(call({ city: 'Oslo' }), { tools: [{ ...weather, inputSchema: { type: 'object', properties: { city: { type: 'string', pattern: '^(?!X)' } } } }] }),
 };
 
 describe('example rules', () => {

@@ -1,30 +1,36 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promptMatchers } from '../../src/jest.js';
 import type { RenderedCase } from '../../src/render/render.js';
-import { formatSnapshot } from '../../src/snapshot/format.js';
-import { findObsolete, reconcile, removeObsolete, snapshotFile, type UpdateMode } from '../../src/snapshot/state.js';
+import { formatSnapshot, formatToolsBaseline, isSnapshotText, isToolsBaseline } from '../../src/snapshot/format.js';
+import { checkSnapshotsFolder, findObsolete, reconcile, removeLeftovers, removeObsolete, scanSnapshots, snapshotFile, toolsBaselineFile, writeAtomic, type UpdateMode } from '../../src/snapshot/state.js';
+import { InputError } from '../../src/util/errors.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 
 const tools = normalizeTools([{ name: 'lookup_order', description: 'Look up an order.', input_schema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^[AB]-\\d{4}$', description: 'The order.' }, items: { type: 'boolean' } }, required: ['order_id'] } }]);
 const rendered = (text: string): RenderedCase => ({ prompt: 'agent', case: 'basic', text, tools, sourceMap: undefined as never });
 const fresh = () => mkdtempSync(join(tmpdir(), 'pc-snap-'));
+/** The first line that marks a file as a snapshot prompt-contract wrote. */
+const HEADER = 'prompt-contract snapshot 2\n';
 
 describe('snapshot text', () => {
   test('holds the prompt verbatim and each parameter on one line', () => {
     const text = 'Use ```tool_call``` blocks, "quotes" and \\backslashes\\.\r\nSecond line';
     const snap = formatSnapshot(rendered(text));
     expect(snap).toContain(`${text}\n`);
-    expect(snap).toContain(`rendered prompt: ${text.length} characters, 2 lines, no final newline`);
+    expect(snap).toContain('rendered prompt, verbatim (no final newline)');
+    // No counts in the heading: they would change with every edit of the prompt.
+    expect(snap).not.toMatch(/\d+ characters|\d+ lines/);
     expect(snap).toMatch(/^ {2}order_id {2}string {2}required {2}pattern \^\[AB\]-\\d\{4\}\$$/m);
     expect(snap).toMatch(/^ {2}items {2}boolean {2}optional$/m);
     expect(snap).toContain('      The order.');
   });
 });
 
+const modes: UpdateMode[] = ['none', 'new', 'all'];
+
 describe('reconcile follows Jest update modes', () => {
-  const modes: UpdateMode[] = ['none', 'new', 'all'];
   test.each(modes)('missing file, mode %s', (mode) => {
     const dir = fresh();
     const file = snapshotFile(dir, 'p', 'c');
@@ -36,16 +42,16 @@ describe('reconcile follows Jest update modes', () => {
   test.each(modes)('changed file, mode %s', (mode) => {
     const dir = fresh();
     const file = snapshotFile(dir, 'p', 'c');
-    reconcile(file, 'line one\nline two\n', 'new');
-    const result = reconcile(file, 'line one\nline 2\n', mode);
+    reconcile(file, `${HEADER}line one\nline two\n`, 'new');
+    const result = reconcile(file, `${HEADER}line one\nline 2\n`, mode);
     if (mode === 'all') {
       expect(result.status).toBe('updated');
-      expect(readFileSync(file, 'utf8')).toBe('line one\nline 2\n');
+      expect(readFileSync(file, 'utf8')).toBe(`${HEADER}line one\nline 2\n`);
     } else {
       expect(result.status).toBe('mismatch');
       expect(result.diff).toMatch(/^-line two$/m);
       expect(result.diff).toMatch(/^\+line 2$/m);
-      expect(readFileSync(file, 'utf8')).toBe('line one\nline two\n');
+      expect(readFileSync(file, 'utf8')).toBe(`${HEADER}line one\nline two\n`);
     }
     // Written through a temporary file and a rename: nothing else is left behind.
     expect(readdirSync(join(dir, 'p'))).toEqual(['c.txt']);
@@ -54,8 +60,8 @@ describe('reconcile follows Jest update modes', () => {
   test('obsolete files are found and removed with their empty folders', () => {
     const dir = fresh();
     mkdirSync(join(dir, 'gone'), { recursive: true });
-    writeFileSync(join(dir, 'gone', 'old.txt'), 'x');
-    writeFileSync(join(dir, 'keep.txt'), 'x');
+    writeFileSync(join(dir, 'gone', 'old.txt'), `${HEADER}x\n`);
+    writeFileSync(join(dir, 'keep.txt'), `${HEADER}x\n`);
     const obsolete = findObsolete(dir, new Set([join(dir, 'keep.txt')]));
     expect(obsolete).toEqual([join(dir, 'gone', 'old.txt')]);
     removeObsolete(dir, obsolete);
@@ -92,5 +98,154 @@ describe('toMatchPromptSnapshot', () => {
     expect(s.unmatched).toBe(1);
     expect(result.message()).toMatch(/^-Refund at most what was paid\.$/m);
     expect(result.message()).toMatch(/^\+Refund up to twice what was paid\.$/m);
+  });
+});
+
+describe('ownership: only files prompt-contract wrote are overwritten or removed', () => {
+  const tools = normalizeTools([{ name: 'lookup_order', description: 'Look up an order.', input_schema: { type: 'object', properties: { order_id: { type: 'string' } } } }]);
+  // Exactly what version 0.1.0 wrote, before the baseline marker existed.
+  const legacy = `${JSON.stringify({ tools: [{ name: 'lookup_order', description: 'Look up an order.', input_schema: tools[0]!.inputSchema }] }, null, 2)}\n`;
+
+  test('a tools baseline is recognised by its marker, or byte for byte as 0.1.0 wrote it', () => {
+    const current = formatToolsBaseline(tools);
+    expect(current.startsWith('{\n  "prompt-contract": "tools baseline 1",\n  "tools": [')).toBe(true);
+    expect(isToolsBaseline(current)).toBe(true);
+    expect(isToolsBaseline(legacy)).toBe(true);
+    // The same tools written by someone else's tool: not ours.
+    expect(isToolsBaseline(JSON.stringify({ tools: [{ name: 'lookup_order', input_schema: {} }] }))).toBe(false);
+    expect(isToolsBaseline(`${JSON.stringify({ tools: [{ name: 'x', input_schema: {}, strict: true }] }, null, 2)}\n`)).toBe(false);
+    expect(isToolsBaseline('[]')).toBe(false);
+    expect(isToolsBaseline('{ not json')).toBe(false);
+    expect(isSnapshotText('prompt-contract snapshot 1\nprompt: p\n')).toBe(true);
+    expect(isSnapshotText('Notes about prompt-contract snapshot 1\n')).toBe(false);
+  });
+
+  test('a legacy baseline still matches; -u rewrites it with the marker', () => {
+    const dir = fresh();
+    const file = toolsBaselineFile(dir);
+    writeFileSync(file, legacy);
+    expect(reconcile(file, formatToolsBaseline(tools), 'none').status).toBe('matched');
+    expect(reconcile(file, formatToolsBaseline(tools), 'new').status).toBe('matched');
+    expect(readFileSync(file, 'utf8')).toBe(legacy);
+    expect(reconcile(file, formatToolsBaseline(tools), 'all').status).toBe('updated');
+    expect(readFileSync(file, 'utf8')).toBe(formatToolsBaseline(tools));
+  });
+
+  test.each(modes)('a foreign file at a snapshot path is never written, mode %s', (mode) => {
+    const dir = fresh();
+    const file = snapshotFile(dir, 'p', 'c');
+    mkdirSync(join(dir, 'p'));
+    writeFileSync(file, 'my notes\n');
+    const baseline = toolsBaselineFile(dir);
+    writeFileSync(baseline, '{"tools": []}');
+    expect(reconcile(file, `${HEADER}text\n`, mode).status).toBe('foreign');
+    expect(reconcile(baseline, formatToolsBaseline(tools), mode).status).toBe('foreign');
+    expect(readFileSync(file, 'utf8')).toBe('my notes\n');
+    expect(readFileSync(baseline, 'utf8')).toBe('{"tools": []}');
+    // The matcher fails, and says why and what to do.
+    const result = promptMatchers.toMatchPromptSnapshot.call({ snapshotState: { _updateSnapshot: mode, added: 0, updated: 0, matched: 0, unmatched: 0 }, utils: { RECEIVED_COLOR: (s: string) => s, EXPECTED_COLOR: (s: string) => s } }, { ...rendered('Hi'), prompt: 'p', case: 'c' }, { dir });
+    expect(result.pass).toBe(false);
+    expect(result.message()).toContain('was not written by prompt-contract');
+  });
+
+  test('the folder scan sorts obsolete, foreign and leftover files; dotfiles and links are never obsolete', () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'p'));
+    const keep = snapshotFile(dir, 'p', 'keep');
+    writeFileSync(keep, `${HEADER}x\n`);
+    writeFileSync(join(dir, 'p', 'old.txt'), `${HEADER}x\n`);
+    writeFileSync(join(dir, 'p', 'notes.txt'), 'notes\n');
+    writeFileSync(join(dir, 'LICENSE.txt'), 'license\n');
+    writeFileSync(join(dir, 'old-tools.json'), formatToolsBaseline(tools));
+    writeFileSync(join(dir, 'package.json'), '{}');
+    writeFileSync(join(dir, '.gitkeep'), '');
+    writeFileSync(join(dir, 'p', 'keep.txt.4999999.tmp'), 'prompt-contract sn');
+    writeFileSync(join(dir, 'p', 'other.txt.4999998.tmp'), '');
+    writeFileSync(join(dir, 'p', 'mine.txt.4999997.tmp'), 'my own temporary notes');
+    symlinkSync(keep, join(dir, 'link.txt'));
+    const scan = scanSnapshots(dir, new Set([keep]));
+    expect(scan.obsolete).toEqual([join(dir, 'old-tools.json'), join(dir, 'p', 'old.txt')]);
+    expect(scan.foreign).toEqual([join(dir, 'LICENSE.txt'), join(dir, 'link.txt'), join(dir, 'p', 'mine.txt.4999997.tmp'), join(dir, 'p', 'notes.txt'), join(dir, 'package.json')]);
+    expect(scan.leftovers).toEqual([join(dir, 'p', 'keep.txt.4999999.tmp'), join(dir, 'p', 'other.txt.4999998.tmp')]);
+    expect(findObsolete(dir, new Set([keep]))).toEqual(scan.obsolete);
+  });
+
+  test('removal reads each file again: one that lost its header since the scan is kept', () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'gone'));
+    const a = join(dir, 'gone', 'a.txt');
+    const b = join(dir, 'b.txt');
+    writeFileSync(a, `${HEADER}x\n`);
+    writeFileSync(b, `${HEADER}x\n`);
+    const { obsolete } = scanSnapshots(dir, new Set());
+    writeFileSync(b, 'now somebody else\'s file\n');
+    expect(removeObsolete(dir, obsolete)).toEqual([a]);
+    expect(readdirSync(dir)).toEqual(['b.txt']);
+  });
+
+  test('leftovers of a process that still runs are kept; others are removed', () => {
+    const dir = fresh();
+    const running = join(dir, `c.txt.${process.ppid}.tmp`);
+    const dead = join(dir, 'c.txt.4999999.tmp');
+    writeFileSync(running, HEADER);
+    writeFileSync(dead, HEADER);
+    const { leftovers } = scanSnapshots(dir, new Set());
+    expect(leftovers.sort()).toEqual([dead, running].sort());
+    expect(removeLeftovers(dir, leftovers)).toEqual([dead]);
+    expect(readdirSync(dir)).toEqual([basename(running)]);
+  });
+
+  test('a failed write leaves no temporary file behind', () => {
+    const dir = fresh();
+    const file = join(dir, 'c.txt');
+    mkdirSync(file); // the rename onto a folder fails
+    expect(() => writeAtomic(file, 'x')).toThrow();
+    expect(readdirSync(dir)).toEqual(['c.txt']);
+  });
+
+  test('a prompt or case name that is not one path segment is refused', () => {
+    for (const [prompt, name] of [['p', '../../etc/passwd'], ['p', '..'], ['p', 'a/b'], ['p', 'a\\b'], ['..', 'c'], ['', 'c'], ['p', '']]) {
+      expect(() => snapshotFile('/snap', prompt!, name!)).toThrow(InputError);
+    }
+    expect(snapshotFile('/snap', 'p', '..c..')).toBe(join('/snap', 'p', '..c...txt'));
+  });
+});
+
+describe('the snapshots folder must be a folder of its own inside the project', () => {
+  test('inside is accepted, whether it exists yet or not', () => {
+    const root = fresh();
+    expect(() => checkSnapshotsFolder(root, join(root, 'snapshots'))).not.toThrow();
+    expect(() => checkSnapshotsFolder(root, join(root, 'a', 'b', 'snapshots'))).not.toThrow();
+    // `..snapshots` is a name inside, not a way out.
+    expect(() => checkSnapshotsFolder(root, join(root, '..snapshots'))).not.toThrow();
+  });
+
+  test('the root, a parent, a sibling, `..` and a link out are refused', () => {
+    const root = fresh();
+    const outside = fresh();
+    symlinkSync(outside, join(root, 'linked'));
+    symlinkSync(root, join(outside, 'back'));
+    const refused: Array<[string, RegExp]> = [
+      [root, /`\.`: it is the project root/],
+      [join(root, 'x', '..'), /`\.`: it is the project root/],
+      [join(outside, 'back'), /\(it resolves to `.*`\): it is the project root/],
+      [dirname(root), /lies outside the project root/],
+      [outside, /lies outside the project root/],
+      [join(root, '..', basename(outside)), /lies outside the project root/],
+      [join(root, 'linked'), /`linked` \(it resolves to `.*`\): it lies outside the project root/],
+      [join(root, 'linked', 'new', 'snapshots'), /it lies outside the project root/],
+    ];
+    for (const [snapshots, message] of refused) {
+      let error: unknown;
+      try {
+        checkSnapshotsFolder(root, snapshots, { configFile: join(root, 'prompt-contract.config.ts') });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).code).toBe('config/snapshots-folder');
+      expect((error as InputError).message).toMatch(message);
+      expect((error as InputError).file).toBe(join(root, 'prompt-contract.config.ts'));
+    }
   });
 });

@@ -142,7 +142,7 @@ describe('splitAtLines', () => {
 });
 
 describe('forEachLine', () => {
-  test('reads the lines readRecordedCalls reads, with the same numbers, whole or range by range', async () => {
+  test('reads the lines node:readline reads, with the same numbers, whole or range by range, as readRecordedCalls does', async () => {
     const tricky = join(dir, 'tricky.jsonl');
     const long = 'x'.repeat(3000);
     writeFileSync(
@@ -153,11 +153,25 @@ describe('forEachLine', () => {
         Buffer.from(`{"name":"d","arguments":{"long":"${long}"}}\r\n\r\n{"name":"e","arguments":{}}`),
       ]),
     );
-    const expected: Array<[string, number]> = [];
-    for await (const item of readRecordedCalls(tricky)) {
-      expected.push(['corrupt' in item ? `corrupt ${item.message}` : `${item.name} ${JSON.stringify(item.arguments)}`, item.where.line!]);
-    }
     const { parseRecordedLine } = await import('../../src/sources/jsonl.js');
+    // The reference is node:readline, which both readers follow (readRecordedCalls shares forEachLine's splitter).
+    const expected: Array<[string, number]> = [];
+    const { createInterface } = await import('node:readline');
+    const { createReadStream } = await import('node:fs');
+    let n = 0;
+    for await (const raw of createInterface({ input: createReadStream(tricky, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+      n++;
+      const text = n === 1 && raw.startsWith('\ufeff') ? raw.slice(1) : raw;
+      if (/^\s*$/.test(text)) continue;
+      for (const item of parseRecordedLine(text, { source: tricky, line: n }) as RecordedItem[]) {
+        expected.push(['corrupt' in item ? `corrupt ${item.message}` : `${item.name} ${JSON.stringify(item.arguments)}`, n]);
+      }
+    }
+    const streamed: Array<[string, number]> = [];
+    for await (const item of readRecordedCalls(tricky)) {
+      streamed.push(['corrupt' in item ? `corrupt ${item.message}` : `${item.name} ${JSON.stringify(item.arguments)}`, item.where.line!]);
+    }
+    expect(streamed).toEqual(expected);
     const read = async (target?: number, bufferBytes?: number): Promise<Array<[string, number]>> => {
       const out: Array<[string, number]> = [];
       const collect = (text: string, line: number) => {

@@ -1,8 +1,10 @@
 import type { Diagnostic } from '../../report/diagnostic.js';
 import { report, type Finding } from '../../report/rule.js';
+import { isStackOverflow, SchemaDepthError, tooDeepAt, tooDeepMessage } from '../../schema/depth.js';
 import type { SchemaCompiler } from '../../schema/validator.js';
 import type { RecordedItem } from '../../sources/types.js';
 import type { ToolSpec } from '../../tools/types.js';
+import { InputError } from '../../util/errors.js';
 import { describe, fixFor, type MessageContext } from './messages.js';
 import { compatRules } from './rules.js';
 import { deepEqual, stripAnnotations } from './schema.js';
@@ -44,12 +46,33 @@ function toDiagnostic(change: Change, context: MessageContext, file: string | un
 }
 
 /**
+ * The walk of one tool's two schemas. A schema too deep to walk cannot be compared at all:
+ * that is a could-not-run error naming the tool, its file and where it gets too deep.
+ */
+function walk(before: ToolSpec, after: ToolSpec): Change[] {
+  try {
+    return new SchemaWalker(before.inputSchema, after.inputSchema).run();
+  } catch (error) {
+    if (error instanceof SchemaDepthError) throw new InputError('config/tool-shape', `Cannot compare tool \`${after.name}\`: ${error.message}`, { file: after.origin.file });
+    if (isStackOverflow(error)) throw new InputError('config/tool-shape', `Cannot compare tool \`${after.name}\`: its schema nests too deeply, or through too long a chain of \`$ref\`s, to walk`, { file: after.origin.file });
+    throw error;
+  }
+}
+
+/**
  * Breaking changes between two versions of a tool set, in the direction that matters for
  * tool calls: the model writes arguments and the handler reads them, so every call the old
  * schema accepted must still be accepted by the new one. Each finding points at the
  * keyword in the new schema (`schemaPath`) and the argument it rejects (`instancePath`).
  */
 export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly ToolSpec[], options: DiffOptions = {}): Diagnostic[] {
+  // Tools read through normalizeTools are bounded already; this guards tools built by hand.
+  for (const [tools, side] of [[oldTools, 'old'], [newTools, 'new']] as const) {
+    for (const tool of tools) {
+      const deep = tooDeepAt(tool.inputSchema);
+      if (deep !== undefined) throw new InputError('config/tool-shape', `The ${side} input schema of tool \`${tool.name}\` ${tooDeepMessage(deep)}`, { file: tool.origin.file });
+    }
+  }
   const olds = byName(oldTools);
   const news = byName(newTools);
   const out: Diagnostic[] = [];
@@ -59,7 +82,7 @@ export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly Tool
     const after = news.get(before.name);
     if (after) {
       const file = after.origin.file;
-      for (const change of new SchemaWalker(before.inputSchema, after.inputSchema).run()) out.push(toDiagnostic(change, { tool: before.name }, file));
+      for (const change of walk(before, after)) out.push(toDiagnostic(change, { tool: before.name }, file));
       continue;
     }
     // A rename keeps the schema: match a removed tool to an added one with the same meaning.

@@ -1,6 +1,8 @@
+import { MAX_SCHEMA_DEPTH, SchemaDepthError, shortPointer } from '../../schema/depth.js';
 import { joinPointer } from '../../schema/pointer.js';
 import { resolveLocalRef } from '../../schema/refs.js';
 import type { JsonSchema, JsonSchemaObject } from '../../tools/types.js';
+import { testPattern } from '../../util/regex.js';
 import { isRecord } from '../../util/values.js';
 import type { CompatRuleName } from './rules.js';
 import {
@@ -49,6 +51,9 @@ interface Bound {
 type Kind = 'number' | 'string' | 'array' | 'object';
 
 const structural = new Set(['$ref', 'allOf']);
+
+/** Nested comparisons (one a schema level or `$ref` hop) before the walk gives up with a SchemaDepthError. */
+const MAX_WALK_DEPTH = 2 * MAX_SCHEMA_DEPTH;
 const genericKeywords = [
   'not', 'contains', 'minContains', 'maxContains', 'propertyNames', 'if', 'then', 'else', 'dependentRequired',
   'dependentSchemas', 'dependencies', 'unevaluatedItems', 'unevaluatedProperties',
@@ -58,12 +63,9 @@ function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
+/** Schema patterns are untrusted: they run on the linear-time engine validation uses, never on a backtracking one. */
 function patternMatches(pattern: string, name: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(name);
-  } catch {
-    return false;
-  }
+  return testPattern(pattern, name) ?? false;
 }
 
 function isMultiple(value: number, of: number): boolean {
@@ -187,22 +189,26 @@ export class SchemaWalker {
   #flattenOld(olds: readonly JsonSchema[]): Array<JsonSchemaObject | false> {
     const out: Array<JsonSchemaObject | false> = [];
     const seen = new Set<object>();
-    const visit = (s: JsonSchema): void => {
-      if (s === true) return;
+    // Depth first in document order, with an explicit stack: a long `$ref` chain costs no call stack.
+    const stack: JsonSchema[] = [...olds].reverse();
+    while (stack.length > 0) {
+      const s = stack.pop()!;
+      if (s === true) continue;
       if (s === false) {
         out.push(false);
-        return;
+        continue;
       }
-      if (seen.has(s)) return;
+      if (seen.has(s)) continue;
       seen.add(s);
       if (Object.keys(s).some((k) => !structural.has(k) && !annotations.has(k))) out.push(s);
+      const next: JsonSchema[] = [];
       if (typeof s.$ref === 'string') {
         const target = resolveLocalRef(this.#oldRoot, s.$ref);
-        if (target) visit(target.schema);
+        if (target) next.push(target.schema);
       }
-      if (Array.isArray(s.allOf)) for (const m of s.allOf) if (isSchema(m)) visit(m);
-    };
-    for (const s of olds) visit(s);
+      if (Array.isArray(s.allOf)) for (const m of s.allOf) if (isSchema(m)) next.push(m);
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+    }
     return out;
   }
 
@@ -210,17 +216,20 @@ export class SchemaWalker {
   #flattenNew(node: JsonSchema, path: string): Scoped[] {
     const out: Scoped[] = [];
     const seen = new Set<object>();
-    const visit = (s: unknown, p: string): void => {
-      if (!isRecord(s) || seen.has(s)) return;
+    const stack: Array<{ s: unknown; p: string }> = [{ s: node, p: path }];
+    while (stack.length > 0) {
+      const { s, p } = stack.pop()!;
+      if (!isRecord(s) || seen.has(s)) continue;
       seen.add(s);
       out.push({ node: s, path: p });
+      const next: Array<{ s: unknown; p: string }> = [];
       if (typeof s.$ref === 'string') {
         const target = resolveLocalRef(this.#newRoot, s.$ref);
-        if (target) visit(target.schema, target.pointer);
+        if (target) next.push({ s: target.schema, p: target.pointer });
       }
-      if (Array.isArray(s.allOf)) s.allOf.forEach((m, i) => visit(m, `${p}/allOf/${i}`));
-    };
-    visit(node, path);
+      if (Array.isArray(s.allOf)) s.allOf.forEach((m, i) => next.push({ s: m, p: `${p}/allOf/${i}` }));
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+    }
     return out;
   }
 
@@ -243,20 +252,55 @@ export class SchemaWalker {
     return refs;
   }
 
-  /** True when every `$ref` reachable from `node` means the same in both documents. */
+  /**
+   * True when every `$ref` reachable from `node` means the same in both documents. The refs
+   * reachable from `node` are explored with a worklist, not recursion (a chain of definitions
+   * may be any length), and each is remembered: the same when its target is equal in both
+   * documents and everything it reaches is the same too.
+   */
   #sameRefs(node: object): boolean {
-    return this.#refs(node).every((ref) => {
+    const starts = this.#refs(node);
+    if (starts.every((ref) => this.#refEqual.get(ref) === true)) return true;
+    const next = new Map<string, string[]>();
+    const differ: string[] = [];
+    const work = [...starts];
+    while (work.length > 0) {
+      const ref = work.pop()!;
+      if (next.has(ref)) continue;
       const known = this.#refEqual.get(ref);
-      if (known !== undefined) return known;
-      this.#refEqual.set(ref, true); // assumed while checking, for recursive definitions
+      if (known !== undefined) {
+        next.set(ref, []);
+        if (!known) differ.push(ref);
+        continue;
+      }
       const a = resolveLocalRef(this.#oldRoot, ref);
       const b = resolveLocalRef(this.#newRoot, ref);
-      const same = a === undefined || b === undefined
-        ? a === b
-        : deepEqual(a.schema, b.schema) && (typeof b.schema === 'boolean' || this.#sameRefs(b.schema));
-      this.#refEqual.set(ref, same);
-      return same;
-    });
+      const same = a === undefined || b === undefined ? a === b : deepEqual(a.schema, b.schema);
+      const inside = b !== undefined && typeof b.schema !== 'boolean' ? this.#refs(b.schema) : [];
+      next.set(ref, inside);
+      if (!same) differ.push(ref);
+      for (const r of inside) work.push(r);
+    }
+    // A ref is not the same when it reaches one whose target differs: walk the edges backwards.
+    const from = new Map<string, string[]>();
+    for (const [ref, inside] of next) {
+      for (const r of inside) {
+        const list = from.get(r);
+        if (list) list.push(ref);
+        else from.set(r, [ref]);
+      }
+    }
+    const notSame = new Set(differ);
+    const back = [...differ];
+    while (back.length > 0) {
+      for (const ref of from.get(back.pop()!) ?? []) {
+        if (notSame.has(ref)) continue;
+        notSame.add(ref);
+        back.push(ref);
+      }
+    }
+    for (const ref of next.keys()) this.#refEqual.set(ref, !notSame.has(ref));
+    return starts.every((ref) => !notSame.has(ref));
   }
 
   #compare(olds: readonly JsonSchema[], neu: JsonSchema, at: At, out: Change[]): void {
@@ -276,6 +320,10 @@ export class SchemaWalker {
     // Synthetic type nodes stay out of the key, so `$ref: "#"` meets the root pair again and stops.
     const key = `${objs.filter((o) => !this.#synthetic.has(o)).map((o) => this.#id(o)).sort((a, b) => a - b).join(',')}|${typeof neu === 'boolean' ? 'false' : this.#id(neu)}`;
     if (this.#stack.has(key)) return; // recursion: this pair is already being compared further up
+    // Each level costs a few calls: a schema (or `$ref` chain) deeper than this is refused, not overflowed.
+    if (this.#stack.size >= MAX_WALK_DEPTH) {
+      throw new SchemaDepthError(`the new schema nests deeper than ${MAX_WALK_DEPTH} levels, counting each \`$ref\` followed, at \`${shortPointer(at.sp)}\`; expected fewer levels, or a recursive \`$ref\` instead of a long chain`, at.sp);
+    }
     this.#stack.add(key);
     try {
       const union = objs.find((n) => Array.isArray(n.anyOf) || Array.isArray(n.oneOf));
@@ -532,15 +580,7 @@ export class SchemaWalker {
     // `old|more` and `(?:old)|more` accept everything `old` did: a plain widening.
     const alternatives = topLevelAlternatives(pattern);
     if (old.some((p) => alternatives.includes(p) || alternatives.includes(`(?:${p})`) || alternatives.includes(`(${p})`))) return;
-    if (values) {
-      let re: RegExp | undefined;
-      try {
-        re = new RegExp(pattern, 'u');
-      } catch {
-        re = undefined;
-      }
-      if (re && !values.some((v) => typeof v === 'string' && !re.test(v))) return;
-    }
+    if (values && values.every((v) => typeof v !== 'string' || testPattern(pattern, v) === true)) return;
     push(old.length > 0 ? 'pattern-changed' : 'pattern-added', 'pattern', { ...(old.length > 0 ? { expected: old[0] } : {}), actual: pattern });
   }
 

@@ -1,8 +1,10 @@
 import type { Diagnostic } from '../../report/diagnostic.js';
 import { report, type Finding } from '../../report/rule.js';
+import { isStackOverflow, tooDeepAt, tooDeepMessage } from '../../schema/depth.js';
 import { joinPointer } from '../../schema/pointer.js';
 import { localRefFragment } from '../../schema/refs.js';
 import type { ToolSpec } from '../../tools/types.js';
+import { InputError } from '../../util/errors.js';
 import { isRecord, show } from '../../util/values.js';
 import { profiles, type Fact, type LimitFact, type Measure, type PatternFeature, type ProviderName, type ProviderProfile } from './profiles.js';
 import { providerRules, type ProviderRuleName } from './rules.js';
@@ -46,7 +48,17 @@ export function lintTools(tools: readonly ToolSpec[], provider: ProviderName): D
       const place = tool === undefined ? {} : { tool: tool.name, ...(tool.origin.file === undefined ? {} : { file: tool.origin.file }) };
       out.push(report(meta, { severity: fact.severity ?? meta.severity, provider, ...place, ...detail, url: fact.source }));
     };
-  for (const tool of tools) lintTool(tool, profile, emitFor(tool));
+  for (const tool of tools) {
+    // Tools read through normalizeTools are bounded already; this guards tools built by hand.
+    const deep = tooDeepAt(tool.inputSchema);
+    if (deep !== undefined) throw new InputError('config/tool-shape', `The input schema of tool \`${tool.name}\` ${tooDeepMessage(deep)}`, { file: tool.origin.file });
+    try {
+      lintTool(tool, profile, emitFor(tool));
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      throw new InputError('config/tool-shape', `Cannot lint tool \`${tool.name}\` for \`${provider}\`: its schema nests too deeply to walk; expected a schema of at most a few hundred levels`, { file: tool.origin.file });
+    }
+  }
   for (const limit of profile.limits) requestLimit(tools, limit, profile, emitFor(undefined));
   return out;
 }

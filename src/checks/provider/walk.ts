@@ -72,20 +72,32 @@ export function isUnion(node: SchemaNode): boolean {
   return Array.isArray(node.anyOf) || Array.isArray(node.oneOf) || typesOf(node).length > 1;
 }
 
-/** Every `$ref` in a schema, where it sits and which pointer it names. */
+/** Every `$ref` in a schema, where it sits and which pointer it names, in document order. */
 function collectRefs(root: unknown): Array<{ at: string; target: string | undefined; ref: string }> {
   const refs: Array<{ at: string; target: string | undefined; ref: string }> = [];
-  const visit = (node: unknown, path: string): void => {
-    if (!isRecord(node)) return;
+  // An explicit stack, children pushed in reverse: the same order as a recursive walk, on any depth.
+  const stack: Array<{ node: unknown; path: string }> = [{ node: root, path: '' }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (!isRecord(node)) continue;
     if (typeof node.$ref === 'string') refs.push({ at: path, target: localRefFragment(node.$ref), ref: node.$ref });
-    for (const child of children(node, path)) visit(child.schema, child.path);
-  };
-  visit(root, '');
+    const kids = children(node, path);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i]!.schema, path: kids[i]!.path });
+  }
   return refs;
 }
 
 const within = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
 const inDefinitions = (path: string): boolean => /^\/(\$defs|definitions)\//.test(path);
+
+/** `''`, `/a`, `/a/b` for `/a/b`: every pointer that `path` is `within`. */
+function prefixes(path: string): string[] {
+  if (path !== '' && !path.startsWith('/')) return [path]; // an anchor name: within nothing but itself
+  const out = [''];
+  for (let i = path.indexOf('/', 1); i !== -1; i = path.indexOf('/', i + 1)) out.push(path.slice(0, i));
+  if (path !== '') out.push(path);
+  return out;
+}
 
 /**
  * The `$ref`s that close a cycle reachable from the schema's own properties (a definition
@@ -94,23 +106,50 @@ const inDefinitions = (path: string): boolean => /^\/(\$defs|definitions)\//.tes
  */
 export function recursiveRefs(root: unknown): Array<{ at: string; ref: string }> {
   const refs = collectRefs(root).filter((r): r is { at: string; target: string; ref: string } => r.target !== undefined);
-  const inside = (target: string) => refs.filter((r) => within(r.at, target));
+  // The refs inside each pointer, indexed once: a long chain of definitions stays linear.
+  const insideOf = new Map<string, typeof refs>();
+  for (const r of refs) {
+    for (const p of prefixes(r.at)) {
+      const list = insideOf.get(p);
+      if (list) list.push(r);
+      else insideOf.set(p, [r]);
+    }
+  }
+  const inside = (target: string): typeof refs => insideOf.get(target) ?? [];
   const found = new Map<string, { at: string; ref: string }>();
   // Depth-first over targets; a target explored to the end holds no cycle we have not seen.
+  // Iterative, with the pointers on the current path counted with their prefixes, so that
+  // "some target on the path lies within r.target" is one lookup and a chain of any length fits.
   const explored = new Set<string>();
-  const search = (target: string, stack: string[]): void => {
-    for (const r of inside(target)) {
-      if (stack.some((t) => within(t, r.target))) {
+  const onPath = new Map<string, number>();
+  const enter = (target: string, delta: number): void => {
+    for (const p of prefixes(target)) onPath.set(p, (onPath.get(p) ?? 0) + delta);
+  };
+  const search = (start: string): void => {
+    const frames: Array<{ target: string; list: typeof refs; i: number }> = [{ target: start, list: inside(start), i: 0 }];
+    enter(start, 1);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      if (frame.i >= frame.list.length) {
+        explored.add(frame.target);
+        enter(frame.target, -1);
+        frames.pop();
+        continue;
+      }
+      const r = frame.list[frame.i++]!;
+      if ((onPath.get(r.target) ?? 0) > 0) {
         found.set(r.at, { at: r.at, ref: r.ref });
         continue;
       }
-      if (!explored.has(r.target)) search(r.target, [...stack, r.target]);
+      if (!explored.has(r.target)) {
+        frames.push({ target: r.target, list: inside(r.target), i: 0 });
+        enter(r.target, 1);
+      }
     }
-    explored.add(target);
   };
   for (const start of refs.filter((r) => !inDefinitions(r.at))) {
     if (within(start.at, start.target)) found.set(start.at, { at: start.at, ref: start.ref });
-    else search(start.target, [start.target]);
+    else search(start.target);
   }
   return [...found.values()];
 }

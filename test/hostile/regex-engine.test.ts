@@ -1,0 +1,119 @@
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { createRequire } from 'node:module';
+import { compilePattern, toRe2Syntax } from '../../src/util/regex.js';
+
+const { RE2JS } = createRequire(import.meta.url)('re2js') as { RE2JS: { compile(p: string): { test(s: string): boolean } } };
+
+describe('the engine a pattern runs on', () => {
+  test.each(['^[A-Z]-\\d{4}$', '^[AB]-\\d{4}$', '^RF-\\d{6}$', '^[a-z0-9_-]+$', '^[a-z]+(?:_[a-z]+)*$', '^\\d{4}-\\d{2}-\\d{2}$', '^(?:https?|ftp)://\\S+$', '^[\\s\\S]{0,64}$', '\\d{4}'])(
+    'the typical pattern %s stays on the native engine, where a backtrack costs one step',
+    (pattern) => {
+      expect(compilePattern(pattern).engine).toBe('native');
+    },
+  );
+
+  test.each(['^(a+)+$', '^(a|a)*$', '^(a|ab)*c$', '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', '^\\d+\\d+$', '[a-z]+@', '^(?:a{1,3}){1,3}$', '^(a?){20}a{20}$'])(
+    'the backtracking-prone pattern %s runs on the linear-time engine',
+    (pattern) => {
+      const compiled = compilePattern(pattern);
+      expect(compiled.engine).toBe('linear');
+      const start = Date.now();
+      compiled.test(`${'a'.repeat(50_000)}!`);
+      expect(Date.now() - start).toBeLessThan(1000);
+    },
+  );
+
+  test.each([
+    ['(a)\\1', 'backreference'],
+    ['(?<x>a)\\k<x>', 'named backreference'],
+    ['a(?=b)', 'lookahead'],
+    ['a(?!b)', 'lookahead'],
+    ['(?<=a)b', 'lookbehind'],
+    ['(?<!a)b', 'lookbehind'],
+    ['x{1001,}y', 'repetition count above 1000'],
+  ])('%s is unsupported: %s', (pattern, reason) => {
+    const compiled = compilePattern(pattern);
+    expect(compiled).toMatchObject({ engine: 'unsupported', reason: expect.stringContaining(reason) });
+    expect(compiled.test('anything')).toBe(true);
+  });
+
+  test('an invalid ECMAScript pattern throws, as `new RegExp(pattern, "u")` does', () => {
+    expect(() => compilePattern('(unclosed')).toThrow(SyntaxError);
+    // Valid RE2 but not valid ECMAScript with the `u` flag: JSON Schema patterns are ECMAScript.
+    expect(() => compilePattern('(?i)abc')).toThrow(SyntaxError);
+    expect(() => compilePattern('\\Z')).toThrow(SyntaxError);
+  });
+});
+
+// Random ECMAScript patterns from the constructs tool schemas use, and texts around their
+// edge cases: the RE2 translation must say what the native engine says.
+const atoms = [
+  'a', 'b', '.', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S', '[a-c]', '[^a]', '[\\s\\d]', '[^\\S]', '\\u0061', '\\x62', '\\u{1F600}', '😀', '\\n', '\\t',
+  '\\.', '\\\\', '\\/', '[\\b]', '\\p{Lu}', '\\P{L}', '[\\p{N}x]', '[]', '[^]', '\\0', '\\cJ', '\u00a0', '\u2028', 'é', '\\uD83D\\uDE00', '[-a]', '[a-]', '[\\w-]', '\\u00e9',
+];
+const pattern = fc.letrec((tie) => ({
+  atom: fc.oneof({ maxDepth: 3, withCrossShrink: true }, fc.constantFrom(...atoms), tie('group') as fc.Arbitrary<string>),
+  group: fc.tuple(fc.constantFrom('(', '(?:', '(?<g>'), tie('alt')).map(([open, body]) => `${open}${body})`),
+  term: fc.oneof(
+    { maxDepth: 2 },
+    fc.tuple(tie('atom'), fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,3}', '{0,}', '*?', '+?', '??', '{2,}?')).map(([a, q]) => `${String(a)}${q}`),
+    fc.constantFrom('^', '$', '\\b', '\\B'),
+  ),
+  seq: fc.array(tie('term'), { maxLength: 4 }).map((t) => t.join('')),
+  alt: fc.array(tie('seq'), { minLength: 1, maxLength: 3 }).map((a) => a.join('|')),
+})).alt.map((p) => {
+  // Group names must be unique.
+  let n = 0;
+  return p.replace(/\(\?<g>/g, () => `(?<g${n++}>`);
+});
+const text = fc
+  .array(fc.constantFrom('a', 'b', 'c', '1', ' ', '\n', '\r', '😀', '\uD83D', 'é', 'A', '_', '\u00a0', '\u2028', '\t', '\b', '-', '.', '\0'), { maxLength: 8 })
+  .map((chars) => chars.join(''));
+
+test('the RE2 translation of a pattern matches what the native engine matches', () => {
+  let compared = 0;
+  fc.assert(
+    fc.property(pattern, fc.array(text, { minLength: 1, maxLength: 8 }), (source, texts) => {
+      try {
+        new RegExp(source, 'u');
+      } catch {
+        return; // not a valid pattern (a quantified assertion, a repeated group name)
+      }
+      const native = new RegExp(source, 'u');
+      const linear = RE2JS.compile(toRe2Syntax(source));
+      compared++;
+      for (const t of texts) {
+        // V8 puts a `\B` between the two halves of a surrogate pair; RE2 reads code points. Nothing else differs.
+        if (source.includes('\\B') && /[\uD800-\uDFFF]/.test(t)) continue;
+        expect([source, t, linear.test(t)]).toEqual([source, t, native.test(t)]);
+      }
+    }),
+    { numRuns: 400 },
+  );
+  expect(compared).toBeGreaterThan(200);
+});
+
+test('a pattern kept on the native engine stays fast on long, pumped texts', () => {
+  let native = 0;
+  fc.assert(
+    fc.property(pattern, fc.constantFrom('a', 'b', 'ab', 'a1', ' ', '1', 'é'), fc.constantFrom('', '!', '\n', 'b'), (source, pump, end) => {
+      let compiled;
+      try {
+        compiled = compilePattern(source);
+      } catch {
+        return;
+      }
+      if (compiled.engine !== 'native') return;
+      native++;
+      const text = `${pump.repeat(Math.ceil(20_000 / pump.length))}${end}`;
+      const start = process.hrtime.bigint();
+      compiled.test(text);
+      const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+      // A quadratic backtrack over 20,000 characters costs about a second; linear work, well under a millisecond.
+      expect({ source, pump, slow: elapsed >= 100 }).toEqual({ source, pump, slow: false });
+    }),
+    { numRuns: 300 },
+  );
+  expect(native).toBeGreaterThan(30);
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readRecordedCalls } from '../../src/sources/jsonl.js';
+import { InputError } from '../../src/util/errors.js';
+import { repo, withDemo } from '../cli/helpers.js';
+
+// A named pipe blocks its reader until something writes, `/dev/zero` never ends and a
+// directory is not text. Each must be refused at once with exit code 2 and a message naming
+// the path and what it is, never hang or grow memory without bound.
+const fifoSupported = process.platform !== 'win32' && existsSync('/dev/zero');
+const maybe = fifoSupported ? describe : describe.skip;
+
+let dir: string;
+let fifo: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pc-special-'));
+  fifo = join(dir, 'calls.fifo');
+  if (fifoSupported) execFileSync('mkfifo', [fifo]);
+  mkdirSync(join(dir, 'folder.jsonl'));
+  writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ name: 'f', input_schema: { type: 'object' } }]));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The built CLI, killed after `timeout` ms: a hang shows as a signal, not a stuck test. */
+function run(args: string[], cwd: string, timeout = 8000, input = ''): { status: number | null; signal: string | null; stderr: string; stdout: string } {
+  const r = spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), ...args], { cwd, encoding: 'utf8', timeout, input, env: { ...process.env, NO_COLOR: '1' } });
+  return { status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout };
+}
+
+maybe('validate <tools> <calls...> with a path that is not a regular file', () => {
+  test.each([
+    ['a named pipe', () => fifo, /calls\.fifo.*named pipe \(FIFO\), not a regular file.*expected a regular JSONL file/],
+    ['/dev/zero', () => '/dev/zero', /`\/dev\/zero` \(it is a character device, not a regular file\); expected a regular JSONL file/],
+    ['a directory', () => join(dir, 'folder.jsonl'), /folder\.jsonl` \(it is a directory, not a regular file\)/],
+  ])('%s exits 2 at once, naming the path and what was expected', (_what, path, message) => {
+    const started = Date.now();
+    const result = run(['validate', 'tools.json', path()], dir);
+    expect(result.signal).toBeNull();
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('(recorded/unreadable)');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test('readRecordedCalls refuses a named pipe with an InputError instead of waiting for a writer', async () => {
+    const reading = (async () => {
+      for await (const _item of readRecordedCalls(fifo)) return 'read';
+      return 'empty';
+    })();
+    const timeout = new Promise((resolve) => setTimeout(() => resolve('timed out'), 3000).unref());
+    const outcome = await Promise.race([reading.catch((error: unknown) => error), timeout]);
+    expect(outcome).toBeInstanceOf(InputError);
+    expect(outcome).toMatchObject({ code: 'recorded/unreadable', file: fifo, message: expect.stringContaining('named pipe') });
+  });
+});
+
+maybe('extract with a path that is not a regular file', () => {
+  test.each([
+    ['a named pipe', () => fifo, /named pipe \(FIFO\), not a regular file/],
+    ['/dev/zero', () => '/dev/zero', /character device, not a regular file/],
+    ['a directory', () => dir, /is a directory, not a regular file/],
+  ])('%s exits 2 at once, naming the path and what was expected', (_what, path, message) => {
+    const result = run(['extract', path()], dir);
+    expect(result.signal).toBeNull();
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toMatch(/expected a regular file with the prompt text, or `-` for standard input/);
+  });
+
+  test('`-` still reads standard input', () => {
+    const result = run(['extract', '-'], dir, 8000, '<tool_call>{"name": "f", "arguments": {"x": 1}}</tool_call>\n');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('<stdin>:1:1');
+  });
+});
+
+maybe('a config whose `recorded` names a named pipe', () => {
+  test('check exits 2 naming it, instead of hanging', () => {
+    withDemo((demo) => {
+      demo.edit('prompt-contract.config.ts', "recorded: ['prompts/observed/recorded_calls.jsonl']", `recorded: [${JSON.stringify(fifo)}]`);
+      const result = run(['check'], demo.dir, 15_000);
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/named pipe \(FIFO\), not a regular file/);
+    });
+  });
+});
