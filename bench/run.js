@@ -10,8 +10,8 @@
 // Exit codes: 0 done, 1 a benchmark's two sides did not do the same work (or --strict and a
 // target missed), 2 cannot run (no dist/, no python3 + jsonschema).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataDir, longPrompt, recordedFile } from './lib/data.js';
@@ -324,6 +324,65 @@ function checkDemo() {
   results.at(-1).jestRatio = round(suite.wall / baseline.wall);
 }
 
+/** Bytes of every regular file below `dir` (links are not followed) and how many compiled native addons it holds. */
+function treeSize(dir) {
+  let bytes = 0;
+  let addons = 0;
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.isFile()) {
+        bytes += statSync(path).size;
+        // A compiled addon lands in build/Release; prebuilt ones inside registry packages (jest has two) do not count.
+        if (e.name.endsWith('.node') && /[\\/]build[\\/](Release|Debug)$/.test(d)) addons++;
+      }
+    }
+  };
+  walk(dir);
+  return { bytes, addons };
+}
+
+/**
+ * What a new user installs: a fresh project with the packed package and jest, against the same
+ * project with jest alone. Both come from the npm cache where it is warm (`--prefer-offline`),
+ * so the time says more about install scripts than about the network; the size is exact.
+ */
+function installSize() {
+  const work = mkdtempSync(join(tmpdir(), 'prompt-contract-install-'));
+  try {
+    const packed = spawnSync('npm', ['pack', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
+    if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+    const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
+    const install = (name, packages) => {
+      const dir = join(work, name);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true }));
+      const t0 = performance.now();
+      const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', ...packages], { cwd: dir, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`npm install ${packages.join(' ')} failed: ${r.stderr.split('\n').slice(-5).join(' ')}`);
+      const seconds = (performance.now() - t0) / 1000;
+      return { seconds, ...treeSize(join(dir, 'node_modules')) };
+    };
+    const jestOnly = install('jest-only', ['jest']);
+    const withUs = install('with-prompt-contract', [tarball, 'jest']);
+    const mb = (b) => b / 1e6;
+    const extra = mb(withUs.bytes - jestOnly.bytes);
+    const nativeBuilt = withUs.addons > jestOnly.addons;
+    result(
+      'install-size',
+      extra,
+      '<= 25 MB more than jest, no native build',
+      extra <= 25 && !nativeBuilt,
+      `A fresh project installing the packed package and jest: node_modules ${mb(withUs.bytes).toFixed(1)} MB in ${withUs.seconds.toFixed(1)} s; ` +
+        `jest alone: ${mb(jestOnly.bytes).toFixed(1)} MB in ${jestOnly.seconds.toFixed(1)} s. The ratio column is the difference in MB. ` +
+        `Compiled native addons (build/Release/*.node): ${withUs.addons} against ${jestOnly.addons}${nativeBuilt ? ' (a native module was compiled)' : ''}.`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 function peakRss() {
   const cores = availableParallelism();
   const big = recordedFile({ bytes: 2 ** 30, name: 'recorded-1gib' });
@@ -357,6 +416,7 @@ const started = performance.now();
     ['extract-vs-remark-full', extractRemark],
     ['recorded-workers-speedup', workersSpeedup],
     ['check-demo', checkDemo],
+    ['install-size', installSize],
     ...(quick ? [] : [['recorded-peak-rss', peakRss]]),
   ];
   for (const [name, run] of benchmarks) {

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// The package as a user gets it: `npm pack`, installed from the tarball into fresh projects
+// outside this repository, with jest from the registry, then the user's own commands. Two
+// projects: plain JavaScript scaffolded by `prompt-contract init` (an .mjs config), and
+// TypeScript written by hand (a .ts config, zod tools, ts-jest). Run by .ci/run after the
+// suite; it needs the npm registry (or a warm npm cache) and takes a minute or two.
+//
+//   node scripts/pack-test.mjs [--keep]     # --keep leaves the projects in place to look at
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const keep = process.argv.includes('--keep');
+const work = mkdtempSync(join(tmpdir(), 'prompt-contract-pack-'));
+let passed = 0;
+let failed = 0;
+
+function run(command, args, cwd, env = {}) {
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, maxBuffer: 64 * 1024 * 1024 });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { code: result.status ?? -1, out: `${result.stdout ?? ''}${result.stderr ?? ''}`, seconds };
+}
+
+/** One step: runs it, checks the exit code (and optionally the output), and tallies it. */
+function step(name, command, args, cwd, { code = 0, env = {}, expect } = {}) {
+  const r = run(command, args, cwd, env);
+  const problems = [];
+  if (r.code !== code) problems.push(`exit ${r.code}, expected ${code}`);
+  if (expect && !expect.test(r.out)) problems.push(`output does not match ${expect}`);
+  if (problems.length === 0) {
+    passed++;
+    console.log(`ok    ${name} (${r.seconds} s)`);
+  } else {
+    failed++;
+    console.log(`FAIL  ${name} (${r.seconds} s): ${problems.join('; ')}\n${r.out.split('\n').map((l) => `      ${l}`).join('\n')}`);
+  }
+  return r;
+}
+
+function write(dir, files) {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+}
+
+function edit(file, from, to) {
+  const before = readFileSync(file, 'utf8');
+  const after = before.replace(from, to);
+  if (after === before) throw new Error(`pack test: ${from} not found in ${file}`);
+  writeFileSync(file, after);
+}
+
+const npmInstall = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev'];
+
+try {
+  const packed = run('npm', ['pack', '--pack-destination', work], repo);
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
+  const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
+  console.log(`packed ${tarball}`);
+
+  // 1. Plain JavaScript, scaffolded by init, as the README's "Add it to your project" says.
+  const js = join(work, 'js-project');
+  write(js, { 'package.json': `${JSON.stringify({ name: 'js-agent', version: '1.0.0', private: true, scripts: { test: 'echo "Error: no test specified" && exit 1' } }, null, 2)}\n` });
+  step('js: npm install the tarball and jest', 'npm', [...npmInstall, tarball, 'jest'], js);
+  step('js: npx prompt-contract init', 'npx', ['prompt-contract', 'init'], js, { expect: /created\s+prompt-contract\.config\.mjs/ });
+  step('js: npm test writes the first snapshots', 'npm', ['test', '--', '--ci=false'], js, { env: { CI: '' }, expect: /snapshots? written/ });
+  step('js: npm test under CI passes on them', 'npm', ['test'], js, { env: { CI: 'true' } });
+  step('js: npx prompt-contract check', 'npx', ['prompt-contract', 'check'], js, { expect: /No problems found/ });
+  step('js: plain npx jest says how to run Jest', 'npx', ['jest'], js, { code: 1, env: { NODE_OPTIONS: '' }, expect: /--experimental-vm-modules/ });
+  // The optional parts are not installed: a config that needs one says which and how.
+  write(js, {
+    'sqlite.config.mjs': "import base from './prompt-contract.config.mjs';\nexport default { ...base, persisted: [{ name: 'store', sqlite: 'store.db', query: 'SELECT id, message FROM messages' }] };\n",
+    'handler.config.mjs': "import base from './prompt-contract.config.mjs';\nexport default { ...base, handlers: { get_weather: 'handler.ts#Args' } };\n",
+    'handler.ts': 'export interface Args { city: string; unit?: "celsius" | "fahrenheit" }\n',
+    'store.db': '',
+  });
+  step('js: a SQLite source without better-sqlite3 names the install', 'npx', ['prompt-contract', 'check', '--config', 'sqlite.config.mjs'], js, { code: 2, expect: /npm i -D better-sqlite3/ });
+  step('js: a TypeScript handler without the generator names the install', 'npx', ['prompt-contract', 'check', '--config', 'handler.config.mjs'], js, { code: 2, expect: /npm i -D ts-json-schema-generator typescript/ });
+  // Prebuilt binaries inside registry packages are fine (jest brings two); a compiled one lands in build/Release.
+  step('js: no native module was compiled', 'node', ['-e', "const fs=require('fs');const walk=d=>fs.readdirSync(d,{withFileTypes:true}).flatMap(e=>e.isDirectory()?walk(d+'/'+e.name):/[\\/]build[\\/](Release|Debug)[\\/].*\\.node$/.test(d+'/'+e.name)?[d+'/'+e.name]:[]);const n=walk('node_modules');if(n.length){console.log(n.join(' '));process.exit(1)}"], js);
+  edit(join(js, 'prompts/examples/assistant.yaml'), 'unit: fahrenheit', 'unit: kelvin');
+  step('js: a stale example fails check', 'npx', ['prompt-contract', 'check'], js, { code: 1, expect: /example\/invalid-arguments/ });
+  step('js: a stale example fails npm test', 'npm', ['test'], js, { code: 1, env: { CI: 'true' }, expect: /assistant\.yaml/ });
+
+  // 2. TypeScript: a .ts config, zod tools, ts-jest through the shipped Jest config helper.
+  const ts = join(work, 'ts-project');
+  write(ts, {
+    'package.json': `${JSON.stringify({ name: 'ts-agent', version: '1.0.0', private: true, type: 'module', scripts: { test: 'node --experimental-vm-modules node_modules/jest/bin/jest.js' } }, null, 2)}\n`,
+    'tsconfig.json': `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, esModuleInterop: true, skipLibCheck: true, isolatedModules: true }, include: ['src', 'test', '*.ts'] }, null, 2)}\n`,
+    'jest.config.mjs': "import { promptContractJestConfig } from 'prompt-contract/jest-config';\n\nexport default promptContractJestConfig();\n",
+    'src/tools.ts': `import { z } from 'zod';
+import { defineTool } from 'prompt-contract';
+
+export const tools = [
+  defineTool({ name: 'create_event', description: 'Create a calendar event for the user.', input: z.object({ title: z.string().min(1), start: z.string(), minutes: z.number().int().min(5).max(480) }) }),
+  defineTool({ name: 'cancel_event', description: 'Cancel an event by its id.', input: z.object({ event_id: z.string().regex(/^evt_[0-9]+$/) }) }),
+];
+`,
+    'prompt-contract.config.ts': `import { defineConfig } from 'prompt-contract';
+import { tools } from './src/tools.js';
+
+export default defineConfig({ prompts: 'prompts', tools, providers: ['anthropic', 'openai'] });
+`,
+    'prompts/calendar.prompt': `---
+tools: [create_event, cancel_event]
+examples: { file: examples/calendar.yaml, partial: call }
+---
+You manage {{user}}'s calendar.
+{{#each examples}}
+{{> call this}}
+{{/each}}
+`,
+    'prompts/partials/_call.prompt': '<tool_call>\n{{json this}}\n</tool_call>\n',
+    'prompts/examples/calendar.yaml': 'examples:\n  - name: create_event\n    arguments: { title: Standup, start: "2026-12-03T09:00", minutes: 15 }\n  - name: cancel_event\n    arguments: { event_id: evt_42 }\n',
+    'prompts/cases/calendar.yaml': 'prompt: calendar\ncases:\n  weekday:\n    input: { user: Ana }\n  weekend:\n    input: { user: Ben }\n',
+    'test/prompts.test.ts': "import { contractSuite } from 'prompt-contract/jest';\n\nawait contractSuite();\n",
+  });
+  step('ts: npm install the tarball, jest, ts-jest, typescript and zod', 'npm', [...npmInstall, tarball, 'jest', 'ts-jest', 'typescript', 'zod'], ts);
+  step('ts: npm test writes the first snapshots', 'npm', ['test', '--', '--ci=false'], ts, { env: { CI: '' }, expect: /snapshots? written/ });
+  step('ts: npm test under CI passes on them', 'npm', ['test'], ts, { env: { CI: 'true' } });
+  step('ts: npx prompt-contract check', 'npx', ['prompt-contract', 'check'], ts, { expect: /No problems found/ });
+  edit(join(ts, 'prompts/examples/calendar.yaml'), 'minutes: 15', 'minutes: 1');
+  step('ts: a stale example fails check at its YAML line', 'npx', ['prompt-contract', 'check'], ts, { code: 1, expect: /prompts\/examples\/calendar\.yaml\n\s+3:\d+\s+error/ });
+  step('ts: a stale example fails npm test', 'npm', ['test'], ts, { code: 1, env: { CI: 'true' }, expect: /example\/invalid-arguments/ });
+} catch (error) {
+  failed++;
+  console.log(`FAIL  ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  if (keep) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+console.log(`packtest: ${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,273 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { configFileNames } from './config/index.js';
+import { InputError } from './util/errors.js';
+
+/** What `init` did with one file. */
+export interface InitStep {
+  /** Relative to the project folder, `/`-separated. */
+  file: string;
+  action: 'created' | 'kept' | 'updated';
+  /** Why a file was kept, or what was changed in it. */
+  note?: string;
+}
+
+export interface InitResult {
+  steps: InitStep[];
+  /** What was found in the project and shaped the files: zod, existing tool modules, Jest. */
+  detected: { zod: boolean; jest: boolean; typescript: boolean; toolModules: string[] };
+  /** What the user does next, one command or sentence a line. */
+  next: string[];
+}
+
+/** The `test` script npm writes into a new package.json; replacing it loses nothing. */
+const npmPlaceholderTest = /^echo "Error: no test specified" && exit 1$/;
+
+/** Jest runs this package's ES modules only with Node's VM modules turned on. */
+export const jestTestScript = 'node --experimental-vm-modules node_modules/jest/bin/jest.js';
+
+const jestConfigNames = ['jest.config.js', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.ts', 'jest.config.mts', 'jest.config.cts', 'jest.config.json'];
+
+/** Places where a project usually keeps its tool definitions; listed, never read. */
+const toolModuleGuesses = ['tools.json', 'tools.ts', 'tools.js', 'tools.mjs', 'tools/index.ts', 'tools/index.js', 'tools/index.mjs'];
+
+interface PackageJson {
+  type?: string;
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  jest?: unknown;
+}
+
+function readPackageJson(dir: string): { value: PackageJson; text: string } | undefined {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    return { value: value as PackageJson, text };
+  } catch (error) {
+    throw new InputError('config/invalid', `Cannot read package.json (${(error as Error).message}); expected a JSON object`, { file: 'package.json' }, { cause: error });
+  }
+}
+
+function depends(pkg: PackageJson | undefined, name: string): boolean {
+  return pkg !== undefined && [pkg.dependencies, pkg.devDependencies, pkg.peerDependencies].some((deps) => deps !== undefined && Object.hasOwn(deps, name));
+}
+
+function findToolModules(dir: string): string[] {
+  const found: string[] = [];
+  for (const base of ['src', 'lib', 'app', '.']) {
+    for (const guess of toolModuleGuesses) {
+      const path = join(dir, base, guess);
+      if (existsSync(path)) found.push(relative(dir, path).split('\\').join('/'));
+    }
+  }
+  return found;
+}
+
+/** The scaffold's files, keyed by path; the content depends on whether zod is there. */
+function scaffold(options: { zod: boolean; testDir: string; toolModules: string[] }): Map<string, string> {
+  const files = new Map<string, string>();
+  const toolsLine = options.zod ? "import { tools } from './prompts/tools.mjs';\n" : '';
+  const found = options.toolModules.length > 0 ? `  // Found in this project, maybe your own tool definitions: ${options.toolModules.join(', ')}.\n  // Point \`tools\` at them (an array in any provider shape, or a JSON tools file).\n` : '';
+  files.set(
+    'prompt-contract.config.mjs',
+    `import { defineConfig } from 'prompt-contract';
+${toolsLine}
+// Every key is described in prompt-contract's README, section "Config".
+export default defineConfig({
+  prompts: 'prompts',
+${found}  tools: ${options.zod ? 'tools' : "'prompts/tools.json'"},
+  descriptions: 'prompts/descriptions.yaml',
+  snapshots: 'snapshots',
+  providers: ['anthropic', 'openai'],
+});
+`,
+  );
+  if (options.zod) {
+    files.set(
+      'prompts/tools.mjs',
+      `import { z } from 'zod';
+import { defineTool } from 'prompt-contract';
+
+// The schema sent to the model is generated from the handler's own zod type, so the two cannot drift.
+export const tools = [
+  defineTool({
+    name: 'get_weather',
+    input: z.object({
+      city: z.string().min(1),
+      unit: z.enum(['celsius', 'fahrenheit']).default('celsius'),
+    }),
+  }),
+];
+`,
+    );
+  } else {
+    files.set(
+      'prompts/tools.json',
+      `${JSON.stringify(
+        [
+          {
+            name: 'get_weather',
+            input_schema: {
+              type: 'object',
+              properties: { city: { type: 'string', minLength: 1 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+              required: ['city'],
+              additionalProperties: false,
+            },
+          },
+        ],
+        null,
+        2,
+      )}\n`,
+    );
+  }
+  files.set(
+    'prompts/descriptions.yaml',
+    `# Tool and parameter wording, read by the model: every change shows in the snapshot diff.
+get_weather:
+  description: Current weather for a city. Call it before answering any weather question.
+  parameters:
+    city: City name as the user wrote it, e.g. Lisbon.
+    unit: Temperature unit; celsius unless the user asks otherwise.
+`,
+  );
+  files.set(
+    'prompts/assistant.prompt',
+    `---
+tools: [get_weather]
+examples: { file: examples/assistant.yaml, partial: tool_call }
+---
+You are a weather assistant talking to {{user.name}}. Answer in one short paragraph.
+When the user asks about the weather, call a tool. For example:
+{{#each examples}}
+{{> tool_call this}}
+{{/each}}
+`,
+  );
+  files.set(
+    'prompts/partials/_tool_call.prompt',
+    `User: {{question}}
+\`\`\`json
+{{json call}}
+\`\`\`
+`,
+  );
+  files.set(
+    'prompts/examples/assistant.yaml',
+    `# Few-shot examples, each rendered through the partial \`tool_call\` and checked against the tool's schema.
+examples:
+  - question: Do I need an umbrella in Lisbon?
+    call:
+      name: get_weather
+      arguments:
+        city: Lisbon
+  - question: How warm is it in Boston, in fahrenheit?
+    call:
+      name: get_weather
+      arguments:
+        city: Boston
+        unit: fahrenheit
+`,
+  );
+  files.set(
+    'prompts/cases/assistant.yaml',
+    `# Named standard inputs: each case renders the prompt once and is snapshotted under snapshots/.
+prompt: assistant
+cases:
+  default:
+    input:
+      user: { name: Ana }
+`,
+  );
+  files.set(
+    `${options.testDir}/prompts.contract.test.mjs`,
+    `import { contractSuite } from 'prompt-contract/jest';
+
+// One test per prompt and case (snapshot and tool-call examples), then every other contract check.
+await contractSuite();
+`,
+  );
+  return files;
+}
+
+/**
+ * Scaffolds prompt-contract into an existing project: a config, a minimal prompt module
+ * (one tool, one example, one case), a test file calling `contractSuite`, and a Jest config
+ * when the project has none. It never overwrites a file: one that exists is kept and
+ * reported. A `test` script is added to package.json only where there is none or npm's
+ * placeholder stands.
+ */
+export function initProject(dir: string): InitResult {
+  const pkg = readPackageJson(dir);
+  const zod = depends(pkg?.value, 'zod');
+  const jest = depends(pkg?.value, 'jest');
+  const typescript = depends(pkg?.value, 'typescript') || existsSync(join(dir, 'tsconfig.json'));
+  const toolModules = findToolModules(dir);
+  const testDir = ['test', 'tests', '__tests__'].find((d) => existsSync(join(dir, d))) ?? 'test';
+  const steps: InitStep[] = [];
+
+  const existingConfig = configFileNames.find((name) => existsSync(join(dir, name)));
+  const files = scaffold({ zod, testDir, toolModules });
+  if (existingConfig !== undefined) files.delete('prompt-contract.config.mjs');
+  // A module folder that already exists belongs to the user: add nothing to it.
+  const promptsTaken = existsSync(join(dir, 'prompts')) && readdirSync(join(dir, 'prompts')).length > 0;
+  if (existingConfig !== undefined) steps.push({ file: existingConfig, action: 'kept', note: 'a config exists' });
+  for (const [file, text] of files) {
+    const path = join(dir, file);
+    if (existsSync(path)) {
+      steps.push({ file, action: 'kept', note: 'exists' });
+      continue;
+    }
+    if (promptsTaken && file.startsWith('prompts/')) {
+      steps.push({ file, action: 'kept', note: 'prompts/ already holds files; not added' });
+      continue;
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text, { flag: 'wx' });
+    steps.push({ file, action: 'created' });
+  }
+
+  const jestConfig = jestConfigNames.find((name) => existsSync(join(dir, name)));
+  if (jestConfig === undefined && pkg?.value.jest === undefined) {
+    const file = 'jest.config.mjs';
+    writeFileSync(join(dir, file), "import { promptContractJestConfig } from 'prompt-contract/jest-config';\n\nexport default promptContractJestConfig();\n", { flag: 'wx' });
+    steps.push({ file, action: 'created' });
+  } else {
+    steps.push({ file: jestConfig ?? 'package.json#jest', action: 'kept', note: 'a Jest config exists; it must run `.mjs` test files (Jest does by default)' });
+  }
+
+  const next: string[] = [];
+  if (!pkg) {
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, scripts: { test: jestTestScript } }, null, 2)}\n`, { flag: 'wx' });
+    steps.push({ file: 'package.json', action: 'created', note: `with the test script \`${jestTestScript}\`` });
+  } else {
+    const current = pkg.value.scripts?.test;
+    if (current === undefined || npmPlaceholderTest.test(current)) {
+      const updated = { ...pkg.value, scripts: { ...pkg.value.scripts, test: jestTestScript } };
+      const indent = /^[ \t]+/m.exec(pkg.text)?.[0] ?? '  ';
+      writeFileSync(join(dir, 'package.json'), `${JSON.stringify(updated, null, indent)}\n`);
+      steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${jestTestScript}\`` });
+    } else if (!current.includes('--experimental-vm-modules') && !/NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(current)) {
+      steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
+      next.push(`Jest must run with Node's VM modules on: run it as \`${jestTestScript}\` (or set NODE_OPTIONS=--experimental-vm-modules)`);
+    } else steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
+  }
+
+  if (!jest) next.push('npm install --save-dev jest');
+  next.push('npm test                     # writes snapshots/ on this first local run');
+  next.push('npx prompt-contract check    # the same checks, from the command line');
+  next.push('git add prompt-contract.config.mjs prompts snapshots && git commit   # review the snapshots first');
+  return { steps, detected: { zod, jest, typescript, toolModules }, next };
+}
+
+/** The report `prompt-contract init` prints. */
+export function formatInit(result: InitResult): string {
+  const lines = result.steps.map((s) => `  ${s.action.padEnd(8)} ${s.file}${s.note === undefined ? '' : `  (${s.note})`}`);
+  const found = [result.detected.zod ? 'zod: the tool is defined with defineTool' : 'no zod: the tool is a JSON Schema file'];
+  if (result.detected.toolModules.length > 0) found.push(`possible tool modules: ${result.detected.toolModules.join(', ')}`);
+  return `prompt-contract init\n${lines.join('\n')}\n\nFound: ${found.join('; ')}.\n\nNext:\n${result.next.map((n) => `  ${n}`).join('\n')}\n`;
+}

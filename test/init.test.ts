@@ -1,0 +1,116 @@
+import { describe, expect, test } from '@jest/globals';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { initProject, jestTestScript } from '../src/init.js';
+import { cli, repo } from './cli/helpers.js';
+
+// Scratch projects live inside the repository and link this package into their own
+// node_modules, so `import 'prompt-contract'` in the scaffold resolves as it would once installed.
+const scratch = join(repo, '.cache', 'init-tests');
+
+function project(files: Record<string, string> = {}): { dir: string; read(f: string): string; remove(): void } {
+  mkdirSync(scratch, { recursive: true });
+  const dir = mkdtempSync(join(scratch, 'p-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(repo, join(dir, 'node_modules', 'prompt-contract'), 'dir');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  return { dir, read: (f) => readFileSync(join(dir, f), 'utf8'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const npmInitPackage = JSON.stringify({ name: 'agent', version: '1.0.0', scripts: { test: 'echo "Error: no test specified" && exit 1' } }, null, 2);
+
+describe('prompt-contract init', () => {
+  test('scaffolds a config, a prompt module, a test file and a Jest config, and sets the test script', () => {
+    const p = project({ 'package.json': npmInitPackage });
+    try {
+      const result = initProject(p.dir);
+      const created = result.steps.filter((s) => s.action === 'created').map((s) => s.file).sort();
+      expect(created).toEqual([
+        'jest.config.mjs',
+        'prompt-contract.config.mjs',
+        'prompts/assistant.prompt',
+        'prompts/cases/assistant.yaml',
+        'prompts/descriptions.yaml',
+        'prompts/examples/assistant.yaml',
+        'prompts/partials/_tool_call.prompt',
+        'prompts/tools.json',
+        'test/prompts.contract.test.mjs',
+      ]);
+      expect(JSON.parse(p.read('package.json')).scripts.test).toBe(jestTestScript);
+      expect(result.next).toContain('npm install --save-dev jest');
+      expect(p.read('jest.config.mjs')).toContain('promptContractJestConfig()');
+    } finally {
+      p.remove();
+    }
+  });
+
+  test('the scaffold checks clean apart from the snapshots a first local run writes', () => {
+    const p = project({ 'package.json': npmInitPackage });
+    try {
+      initProject(p.dir);
+      const r = cli(['check', '--format', 'json'], { cwd: p.dir });
+      const rules = (JSON.parse(r.stdout) as { diagnostics: Array<{ ruleId: string }> }).diagnostics.map((d) => d.ruleId);
+      expect(rules.sort()).toEqual(['snapshot/missing', 'snapshot/missing']);
+      expect(r.code).toBe(1);
+      // The example it ships is checked: break it and the check names it.
+      writeFileSync(join(p.dir, 'prompts/examples/assistant.yaml'), p.read('prompts/examples/assistant.yaml').replace('unit: fahrenheit', 'unit: kelvin'));
+      const broken = JSON.parse(cli(['check', '--format', 'json'], { cwd: p.dir }).stdout) as { diagnostics: Array<{ ruleId: string; file: string; line: number }> };
+      const invalid = broken.diagnostics.filter((d) => d.ruleId === 'example/invalid-arguments');
+      expect(invalid.length).toBeGreaterThan(0);
+      expect(invalid[0]!.file).toBe('prompts/examples/assistant.yaml');
+    } finally {
+      p.remove();
+    }
+  });
+
+  test('never overwrites: a second run keeps every file, and existing files are left as they are', () => {
+    const p = project({ 'package.json': JSON.stringify({ scripts: { test: 'vitest' } }), 'prompts/tools.json': '[]\n', 'jest.config.js': 'export default {};\n' });
+    try {
+      const first = initProject(p.dir);
+      // prompts/ already held a file: nothing is added to it, and the existing one is untouched.
+      expect(first.steps.filter((s) => s.file.startsWith('prompts/')).every((s) => s.action === 'kept')).toBe(true);
+      expect(p.read('prompts/tools.json')).toBe('[]\n');
+      expect(p.read('jest.config.js')).toBe('export default {};\n');
+      expect(JSON.parse(p.read('package.json')).scripts.test).toBe('vitest');
+      expect(first.next.some((n) => n.includes('--experimental-vm-modules'))).toBe(true);
+
+      const config = p.read('prompt-contract.config.mjs');
+      const second = initProject(p.dir);
+      expect(second.steps.some((s) => s.action === 'created' || s.action === 'updated')).toBe(false);
+      expect(p.read('prompt-contract.config.mjs')).toBe(config);
+    } finally {
+      p.remove();
+    }
+  });
+
+  test('uses defineTool when the project has zod, and names tool modules it finds', () => {
+    const p = project({ 'package.json': JSON.stringify({ dependencies: { zod: '^4.0.0' }, devDependencies: { jest: '^30.0.0' } }), 'src/tools.ts': 'export const tools = [];\n' });
+    try {
+      const result = initProject(p.dir);
+      expect(result.detected).toMatchObject({ zod: true, jest: true, toolModules: ['src/tools.ts'] });
+      expect(existsSync(join(p.dir, 'prompts/tools.json'))).toBe(false);
+      expect(p.read('prompts/tools.mjs')).toContain('defineTool(');
+      expect(p.read('prompt-contract.config.mjs')).toContain('src/tools.ts');
+      expect(result.next).not.toContain('npm install --save-dev jest');
+      // The zod module is a working tool definition: the CLI reads it.
+      const r = cli(['render', 'assistant', '--tools'], { cwd: p.dir });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('"get_weather"');
+    } finally {
+      p.remove();
+    }
+  });
+
+  test('a package.json that is not JSON is named, and nothing is written', () => {
+    const p = project({ 'package.json': '{ "name": ' });
+    try {
+      expect(() => initProject(p.dir)).toThrow(/package\.json.*expected a JSON object/s);
+      expect(existsSync(join(p.dir, 'prompt-contract.config.mjs'))).toBe(false);
+    } finally {
+      p.remove();
+    }
+  });
+});
