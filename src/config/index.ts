@@ -1,13 +1,16 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Severity } from '../report/diagnostic.js';
+import { z } from 'zod';
+import type { Diagnostic, Severity } from '../report/diagnostic.js';
+import { report } from '../report/rule.js';
+import type { PersistedSource } from '../sources/persisted.js';
 import type { HandlerRef } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { readRegularFileSync } from '../util/files.js';
 import { LineIndex } from '../util/lines.js';
-
-import type { PersistedSource } from '../sources/persisted.js';
+import { suggestName } from '../util/suggest.js';
+import { configRules } from './rules.js';
 
 /** A conversation store to read `tool_use` blocks from. Sampling belongs in the query (`LIMIT`, `TABLESAMPLE`, `ORDER BY random()`). */
 export type PersistedSourceConfig = PersistedSource;
@@ -121,45 +124,211 @@ export interface ResolvedConfig extends PromptContractConfig {
   root: string;
   prompts: string;
   snapshots: string;
+  /** What is wrong with the config but does not stop the run: `config/unknown-key`. */
+  findings: Diagnostic[];
 }
 
-function checkShape(config: unknown, file: string): PromptContractConfig {
-  if (typeof config !== 'object' || config === null) throw new InputError('config/invalid', 'Expected the config file to export a config object (`export default defineConfig({...})`)', { file });
-  const c = config as Record<string, unknown>;
-  if (!('tools' in c)) throw new InputError('config/invalid', 'Expected `tools` in the config: tool definitions in any provider shape, or a JSON tools file', { file });
-  const strings = (key: string): void => {
-    if (c[key] !== undefined && typeof c[key] !== 'string') throw new InputError('config/invalid', `Expected \`${key}\` to be a path string, got ${JSON.stringify(c[key])}`, { file });
-  };
-  strings('prompts');
-  strings('descriptions');
-  strings('snapshots');
-  strings('policy');
-  if (c.recorded !== undefined && !(Array.isArray(c.recorded) && c.recorded.every((r) => typeof r === 'string'))) {
-    throw new InputError('config/invalid', 'Expected `recorded` to be a list of JSONL file paths', { file });
-  }
-  if (c.maxLineBytes !== undefined && !(Number.isInteger(c.maxLineBytes) && (c.maxLineBytes as number) >= 1)) {
-    throw new InputError('config/invalid', `Expected \`maxLineBytes\` to be a whole number of bytes, at least 1, got ${JSON.stringify(c.maxLineBytes)}`, { file });
-  }
-  if (c.rules !== undefined) {
-    if (typeof c.rules !== 'object' || c.rules === null || Array.isArray(c.rules)) throw new InputError('config/invalid', 'Expected `rules` to map rule ids (or `family/*`) to error, warning, info or off', { file });
-    for (const [id, level] of Object.entries(c.rules)) {
-      if (!/^[a-z][a-z0-9-]*\/(?:\*|[a-z0-9][a-z0-9-]*)$/.test(id)) throw new InputError('config/invalid', `Unexpected rule id \`${id}\` in \`rules\`, expected \`family/name\` or \`family/*\``, { file });
-      if (!['error', 'warning', 'info', 'off'].includes(level as string)) throw new InputError('config/invalid', `Unexpected severity ${JSON.stringify(level)} for \`${id}\` in \`rules\`, expected error, warning, info or off`, { file });
+type Path = readonly PropertyKey[];
+
+/** `persisted[0].timeoutMs`: a place in the config as a person writes it. */
+function dotted(path: Path): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
+const quote = (names: readonly string[]): string => names.map((n) => `\`${n}\``).join(', ');
+
+/** The message `Expected \`key\` to be <what>, got <value>`, for the key the issue is about. */
+const expected = (what: string) => (iss: z.core.$ZodRawIssue): string => `Expected \`${dotted(iss.path ?? [])}\` to be ${what}, got ${show(iss.input)}`;
+
+const pathString = (): z.ZodString => z.string({ error: expected('a path string') });
+
+const sourceNeeds = (iss: z.core.$ZodRawIssue): string =>
+  `Expected \`${dotted((iss.path ?? []).slice(0, 2))}\` to have \`name\`, \`query\` and one of \`sqlite\` (a file) or \`postgres\` (a connection string or env:VAR)`;
+
+/** One `persisted` entry: the keys of both kinds of source, `sqlite` or `postgres` deciding which it is. */
+const persistedSource = z
+  .strictObject({
+    name: z.string({ error: sourceNeeds }),
+    sqlite: z.string({ error: sourceNeeds }).optional(),
+    postgres: z.string({ error: sourceNeeds }).optional(),
+    query: z.string({ error: sourceNeeds }),
+    column: z.string({ error: expected('a column name') }).optional(),
+    idColumn: z.string({ error: expected('a column name') }).optional(),
+    batchSize: z.number({ error: expected('a whole number of rows, at least 1') }).int().min(1).optional(),
+    timeoutMs: z.number({ error: expected('a whole number of milliseconds from 1 to 2147483647') }).int().min(1).max(2_147_483_647).optional(),
+    dangerouslyAllowPrivilegedRole: z.boolean({ error: expected('true or false') }).optional(),
+  })
+  .refine((s) => s.sqlite !== undefined || s.postgres !== undefined, { error: sourceNeeds })
+  .refine((s) => s.sqlite === undefined || s.postgres === undefined, { error: (iss) => `Unexpected both \`sqlite\` and \`postgres\` in \`${dotted(iss.path ?? [])}\`, expected one of them` });
+
+const handlerTool = (iss: z.core.$ZodRawIssue): string => String(iss.path?.[1]);
+
+/** A `handlers` value: `file.ts#TypeName`, or a `HandlerRef` object. */
+const handler = z.union(
+  [
+    z.string().refine((s) => s.lastIndexOf('#') > 0, { error: (iss) => `Expected the handler of \`${handlerTool(iss)}\` as \`path/to/file.ts#TypeName\`, got \`${String(iss.input)}\`` }),
+    z.discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('typescript'), file: pathString(), type: z.string({ error: expected('a type name') }) }),
+      z.strictObject({ kind: z.literal('json-schema'), schema: z.record(z.string(), z.unknown(), { error: expected('a JSON Schema object') }) }),
+      z.strictObject({ kind: z.literal('zod'), schema: z.unknown() }),
+    ]),
+  ],
+  { error: (iss) => `Expected the handler of \`${handlerTool(iss)}\` as \`path/to/file.ts#TypeName\` or a handler reference (\`{ kind: 'typescript', file, type }\`, \`{ kind: 'zod', schema }\` or \`{ kind: 'json-schema', schema }\`), got ${show(iss.input)}` },
+);
+const handlerKeys = ['kind', 'file', 'type', 'schema'];
+
+const recordedNeeds = 'Expected `recorded` to be a list of JSONL file paths';
+const providersNeed = 'Expected `providers` to be a list of provider names';
+
+/** The config's shape. Unknown keys are `unrecognized_keys` issues: findings, not errors (see `validate`). */
+const configSchema = z.strictObject(
+  {
+    prompts: pathString().optional(),
+    tools: z.custom((value) => value !== undefined, { error: 'Expected `tools` in the config: tool definitions in any provider shape, or a JSON tools file' }),
+    descriptions: pathString().optional(),
+    handlers: z.record(z.string(), handler, { error: 'Expected `handlers` to map tool names to `path/to/file.ts#TypeName`' }).optional(),
+    snapshots: pathString().optional(),
+    recorded: z.array(z.string({ error: recordedNeeds }), { error: recordedNeeds }).optional(),
+    maxLineBytes: z.number({ error: expected('a whole number of bytes, at least 1') }).int().min(1).optional(),
+    persisted: z.array(persistedSource, { error: 'Expected `persisted` to be a list of sources' }).optional(),
+    providers: z.array(z.string({ error: providersNeed }), { error: providersNeed }).optional(),
+    policy: pathString().optional(),
+    rules: z
+      .record(
+        z.string().regex(/^[a-z][a-z0-9-]*\/(?:\*|[a-z0-9][a-z0-9-]*)$/),
+        z.enum(['error', 'warning', 'info', 'off'], { error: (iss) => `Unexpected severity ${show(iss.input)} for \`${String(iss.path?.at(-1))}\` in \`rules\`, expected error, warning, info or off` }),
+        {
+          error: (iss) =>
+            iss.code === 'invalid_key'
+              ? `Unexpected rule id \`${String(iss.path?.at(-1))}\` in \`rules\`, expected \`family/name\` or \`family/*\``
+              : 'Expected `rules` to map rule ids (or `family/*`) to error, warning, info or off',
+        },
+      )
+      .optional(),
+    strictExamples: z.boolean({ error: expected('true or false') }).optional(),
+    // A JSON config may name a JSON Schema for editors; it means nothing to prompt-contract.
+    $schema: z.string().optional(),
+  },
+  { error: (iss) => (iss.code === 'invalid_type' ? 'Expected the config file to export a config object (`export default defineConfig({...})`)' : undefined) },
+);
+
+/** The keys an object at `path` may have, for did-you-mean. */
+function keysAt(path: Path): string[] {
+  if (path[0] === 'persisted') return Object.keys(persistedSource.shape);
+  if (path[0] === 'handlers') return handlerKeys;
+  return Object.keys(configSchema.shape).filter((key) => key !== '$schema');
+}
+
+/** The text with its `//` and `/* *\/` comments blanked out (offsets kept), strings left alone. */
+function withoutComments(text: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== undefined) {
+      if (c === '\\') out += c + (text[++i] ?? '');
+      else out += c;
+      if (c === quote) quote = undefined;
+    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const line = text[i + 1] === '/';
+      const end = text.indexOf(line ? '\n' : '*/', i + 2);
+      const stop = end === -1 ? text.length : line ? end : end + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop - 1;
+    } else {
+      if (c === '"' || c === "'" || c === '`') quote = c;
+      out += c;
     }
   }
-  if (c.providers !== undefined && !(Array.isArray(c.providers) && c.providers.every((p) => typeof p === 'string'))) {
-    throw new InputError('config/invalid', 'Expected `providers` to be a list of provider names', { file });
+  return out;
+}
+
+/**
+ * Where the key at `path` is written in the config's text: each key's first occurrence as an
+ * object key (`key:`, `"key":`, `'key':`, outside comments) after its parent's. Undefined when
+ * a key is not written out (built in code, spread from elsewhere).
+ */
+function locateKey(text: string, path: Path): { line: number; column: number } | undefined {
+  let from = 0;
+  let at: number | undefined;
+  for (const key of path) {
+    if (typeof key !== 'string') continue;
+    const pattern = new RegExp(`(?<=^|[\\s{,])(["']?)${key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\1\\s*:`, 'g');
+    pattern.lastIndex = from;
+    const match = pattern.exec(text);
+    if (!match) return undefined;
+    at = match.index;
+    from = match.index + match[0].length;
   }
-  if (c.persisted !== undefined) {
-    if (!Array.isArray(c.persisted)) throw new InputError('config/invalid', 'Expected `persisted` to be a list of sources', { file });
-    c.persisted.forEach((p: unknown, i: number) => {
-      const s = p as Record<string, unknown>;
-      if (typeof s?.name !== 'string' || typeof s.query !== 'string' || (typeof s.sqlite !== 'string' && typeof s.postgres !== 'string')) {
-        throw new InputError('config/invalid', `Expected \`persisted[${i}]\` to have \`name\`, \`query\` and one of \`sqlite\` (a file) or \`postgres\` (a connection string or env:VAR)`, { file });
-      }
-    });
+  return at === undefined ? undefined : new LineIndex(text).at(at);
+}
+
+/** Removes `key` from the object at `path`, copying only what leads there. */
+function omitKey(value: unknown, path: Path, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (path.length === 0) return Object.fromEntries(Object.entries(value).filter(([k]) => k !== key));
+  const [head, ...rest] = path;
+  const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<PropertyKey, unknown>;
+  copy[head!] = omitKey(copy[head!], rest, key);
+  return copy;
+}
+
+/**
+ * Checks the config against its schema. An unknown key (`recoded:` for `recorded:`) is a
+ * finding, so the run goes on and reports everything; a known key with a wrong value is an
+ * InputError at the key's line, since the run cannot mean what the config says.
+ */
+function validate(value: unknown, file: string, display: string): { config: PromptContractConfig; findings: Diagnostic[] } {
+  const result = configSchema.safeParse(value);
+  if (result.success) return { config: result.data as PromptContractConfig, findings: [] };
+  let text: string | undefined;
+  const place = (path: Path): { line: number; column: number } | undefined => {
+    try {
+      text ??= withoutComments(readRegularFileSync(file));
+    } catch {
+      return undefined;
+    }
+    return locateKey(text, path);
+  };
+  const unknown = unknownKeys(result.error.issues).map(({ path, key }) => ({ path, key, meant: suggestName(key, keysAt(path))?.name }));
+  const problem = result.error.issues.find((iss) => iss.code !== 'unrecognized_keys');
+  if (problem) {
+    // A misspelled key is often why a known one is missing or wrong (`qurey` in a source): say so, as the run ends before its finding is seen.
+    const object = dotted(problem.path.slice(0, -1));
+    const nearby = unknown.filter((u) => u.meant !== undefined && (dotted(u.path) === dotted(problem.path) || (dotted(u.path) === object && u.meant === problem.path.at(-1))));
+    const hint = nearby.map((u) => `; did you mean \`${u.meant}\` instead of \`${u.key}\`?`).join('');
+    // Point at the misspelled key, else at the key with the wrong value, else (when it is missing) at its object's.
+    let at = nearby[0] && place([...nearby[0].path, nearby[0].key]);
+    const written = valueAt(value, problem.path) !== undefined;
+    for (let n = problem.path.length - (written ? 0 : 1); at === undefined && n > 0; n--) at = place(problem.path.slice(0, n));
+    throw new InputError('config/invalid', `${problem.message}${hint}`, { file, ...at });
   }
-  return c as unknown as PromptContractConfig;
+  let config = value;
+  for (const u of unknown) config = omitKey(config, u.path, u.key);
+  const findings = unknown.map(({ path, key, meant }) => {
+    const where = path.length === 0 ? 'the config' : `\`${dotted(path)}\``;
+    const unset = meant !== undefined && !Object.hasOwn(valueAt(value, path) as object, meant);
+    const message = meant === undefined
+      ? `Unexpected key \`${key}\` in ${where}, expected one of ${quote(keysAt(path))}: the key is ignored; rename or delete it`
+      : `Unexpected key \`${key}\` in ${where}, expected \`${meant}\`: the key is ignored${unset ? `, so this run has no \`${meant}\`` : ''}; rename it to \`${meant}\``;
+    return report(configRules['unknown-key'], { message, file: display, ...place([...path, key]) });
+  });
+  return { config: config as PromptContractConfig, findings };
+}
+
+/** Every unknown key, also those inside a union's failed options (a handler ref with a misspelled `type`), where they only explain the error. */
+function unknownKeys(issues: readonly z.core.$ZodIssue[], base: Path = []): Array<{ path: Path; key: string }> {
+  return issues.flatMap((iss) => {
+    const path = [...base, ...iss.path];
+    if (iss.code === 'unrecognized_keys') return iss.keys.map((key) => ({ path, key }));
+    if (iss.code === 'invalid_union') return iss.errors.flatMap((options) => unknownKeys(options, path));
+    return [];
+  });
+}
+
+function valueAt(value: unknown, path: Path): unknown {
+  return path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
 }
 
 /** Loads, checks and resolves the project's config. */
@@ -173,10 +342,10 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
     if (error instanceof InputError) throw error;
     throw new InputError('config/load-failed', `Cannot load the config: ${(error as Error).message}`, { file }, { cause: error });
   }
-  const config = checkShape(unwrapDefault(mod), file);
+  const { config, findings } = validate(unwrapDefault(mod), file, relative(cwd, file) || file);
   const root = dirname(file);
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(root, p));
-  const resolved: ResolvedConfig = { ...config, file, root, prompts: abs(config.prompts ?? 'prompts'), snapshots: abs(config.snapshots ?? 'snapshots') };
+  const resolved: ResolvedConfig = { ...config, file, root, prompts: abs(config.prompts ?? 'prompts'), snapshots: abs(config.snapshots ?? 'snapshots'), findings };
   if (config.descriptions !== undefined) resolved.descriptions = abs(config.descriptions);
   if (config.recorded) resolved.recorded = config.recorded.map(abs);
   if (config.persisted) resolved.persisted = config.persisted.map((p) => ('sqlite' in p ? { ...p, sqlite: abs(p.sqlite) } : p));

@@ -1,5 +1,6 @@
 import { handlerRules } from '../checks/handler-rules.js';
 import { compatRules } from '../checks/compat/rules.js';
+import { configRules } from '../config/rules.js';
 import { persistedRules } from '../checks/persisted.rules.js';
 import { providerRules } from '../checks/provider/rules.js';
 import { recordedRules } from '../checks/recorded.rules.js';
@@ -17,7 +18,7 @@ export const ruleFamilies: Readonly<Record<string, Readonly<Record<string, RuleM
   provider: providerRules,
   compat: compatRules,
   snapshot: snapshotRules,
-  config: descriptionRules,
+  config: { ...descriptionRules, ...configRules },
 };
 
 export const allRules: readonly RuleMeta[] = Object.values(ruleFamilies).flatMap((family) => Object.values(family));
