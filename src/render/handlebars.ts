@@ -1,6 +1,8 @@
 import Handlebars from 'handlebars';
 import type { HelperOptions } from 'handlebars';
 import { InputError } from '../util/errors.js';
+import { suggestName } from '../util/suggest.js';
+import { checkTemplate, templateSyntaxError } from './template-errors.js';
 import { decode, emptySourceMap, hasMarkers, MarkerTable, RegionRecorder, type DataOrigin, type SourceMap } from './source-map.js';
 
 /** A template file: its path as shown to people, its text, and the line its body starts on. */
@@ -14,18 +16,21 @@ export interface TemplateSource {
 type AstNode = { type: string; loc?: { start: { line: number; column: number } }; [key: string]: unknown };
 type Program = { type: 'Program'; body: AstNode[] };
 
-/** Handlebars' parse error names a line relative to the body; re-anchor it to the file. */
+/**
+ * Parses a template body. A syntax error is an InputError in plain words at the file line and
+ * column of the tag that causes it (see `templateSyntaxError`); a call of an unknown helper, or
+ * of a helper with the wrong number of arguments, is one too, found here rather than only when
+ * a case happens to run that branch (see `checkTemplate`).
+ */
 export function parseTemplate(source: TemplateSource): Program {
+  let program: Program;
   try {
-    return Handlebars.parse(source.body) as unknown as Program;
+    program = Handlebars.parse(source.body) as unknown as Program;
   } catch (error) {
-    const message = (error as Error).message;
-    const line = /on line (\d+)/.exec(message)?.[1];
-    throw new InputError('render/syntax', `Template syntax error: ${message.split('\n').slice(-1)[0]}`, {
-      file: source.file,
-      line: line === undefined ? undefined : Number(line) + source.bodyLine - 1,
-    }, { cause: error });
+    throw templateSyntaxError(source, error);
   }
+  checkTemplate(program, source);
+  return program;
 }
 
 /**
@@ -81,6 +86,11 @@ function findPartialUse(program: Program, name: string): { line: number; column:
     }
   }
   return undefined;
+}
+
+function unknownPartialMessage(name: string, known: string[]): string {
+  const guess = suggestName(name, known);
+  return `Unknown partial \`${name}\`, expected one of ${known.map((k) => `\`${k}\``).join(', ') || 'none'} (a partial is a file named _${name}.prompt)${guess ? `; did you mean \`${guess.name}\`?` : ''}`;
 }
 
 const located = Symbol('prompt-contract.located');
@@ -146,6 +156,11 @@ function strictOwnProperties(hb: typeof Handlebars): void {
         [hardened]: { value: true },
         strict: {
           value(obj: unknown, name: string, loc: unknown) {
+            // A name read from a string or number (`{{customer.name}}` with `customer: Ana`): Handlebars'
+            // own check would throw a TypeError without a place.
+            if (obj !== null && obj !== undefined && typeof obj !== 'object' && typeof obj !== 'function') {
+              throw new hb.Exception(`"${name}" cannot be read from the ${typeof obj} ${JSON.stringify(obj)}`, { loc } as unknown as ConstructorParameters<typeof hb.Exception>[1]);
+            }
             if (typeof obj === 'object' && obj !== null && inheritedNames.has(name) && !Object.hasOwn(obj, name)) {
               throw new hb.Exception(`"${name}" not defined in ${String(obj)}`, { loc } as unknown as ConstructorParameters<typeof hb.Exception>[1]);
             }
@@ -226,7 +241,11 @@ export class PromptEnvironment {
         const plain = this.#plainEnvironment();
         const key = `${source.file}\0${source.body}`;
         let template = plain.templates.get(key);
-        if (!template) plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
+        if (!template) {
+          const program = parseTemplate(source);
+          this.#programs.set(`\0${key}`, { source, program });
+          plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
+        }
         const text = this.#attribute(source, () => template(context, { data }));
         return { text, sourceMap: emptySourceMap(text) };
       }
@@ -251,7 +270,7 @@ export class PromptEnvironment {
   renderPartial(name: string, context: object, data: Record<string, unknown> = {}, usedBy?: { file: string; line?: number }): { text: string; sourceMap: SourceMap } {
     const source = this.#partials.get(name);
     if (!source) {
-      throw new InputError('render/unknown-partial', `Unknown partial \`${name}\`, expected one of ${[...this.#partials.keys()].map((k) => `\`${k}\``).join(', ') || 'none (add a _name.prompt file)'}`, usedBy ?? {});
+      throw new InputError('render/unknown-partial', unknownPartialMessage(name, [...this.#partials.keys()]), usedBy ?? {});
     }
     // A partial rendered alone is a template whose body is `{{> name this}}`, declared where it is used.
     return this.render({ file: usedBy?.file ?? source.file, body: `{{> ${name} this}}`, bodyLine: usedBy?.line ?? 1 }, context, data);
@@ -279,19 +298,40 @@ export class PromptEnvironment {
         column: Number(missing[3]) + 1,
       }, { cause: error });
     }
+    const primitive = /^"(.+)" cannot be read from the (\w+) (.*) - (\d+):(\d+)$/s.exec(error.message);
+    if (primitive) {
+      const [, name, kind, value] = primitive;
+      const shown = value!.length > 40 ? `${value!.slice(0, 37)}...` : value;
+      return new InputError('render/missing-variable', `Missing template variable \`${name}\`: it is read from the ${kind} ${shown}, which has no fields; expected a mapping with \`${name}\` in the case`, {
+        file,
+        line: Number(primitive[4]) + (source?.bodyLine ?? 1) - 1,
+        column: Number(primitive[5]) + 1,
+      }, { cause: error });
+    }
     const partial = /^The partial (.+) could not be found$/.exec(error.message);
     if (partial) {
       const name = partial[1]!;
       let where: { file?: string | undefined; line?: number; column?: number } = { file };
-      for (const { source: s, program } of this.#programs.values()) {
+      // The template that threw uses it; any other that does is the next best place.
+      const programs = [...this.#programs.values()].sort((a, b) => Number(b.source === source) - Number(a.source === source) || Number(b.source.file === file) - Number(a.source.file === file));
+      for (const { source: s, program } of programs) {
         const hit = findPartialUse(program, name);
         if (hit) {
           where = { file: s.file, line: hit.line + s.bodyLine - 1, column: hit.column };
           break;
         }
       }
-      const known = [...this.#programs.keys()].filter((k) => !k.startsWith('\0'));
-      return new InputError('render/unknown-partial', `Unknown partial \`${name}\`, expected one of ${known.map((k) => `\`${k}\``).join(', ') || 'none'} (a partial is a file named _${name}.prompt)`, where, { cause: error });
+      return new InputError('render/unknown-partial', unknownPartialMessage(name, [...this.#partials.keys()]), where, { cause: error });
+    }
+    // Handlebars' own errors that carry a place (`Exception` with its `loc`): at that place in the file.
+    const loc = error as unknown as { lineNumber?: unknown; column?: unknown };
+    if (typeof loc.lineNumber === 'number' && source) {
+      const message = error.message.replace(/ - \d+:\d+$/, '');
+      return new InputError('render/failed', `Template failed to render: ${message}`, {
+        file,
+        line: loc.lineNumber + source.bodyLine - 1,
+        ...(typeof loc.column === 'number' ? { column: loc.column + 1 } : {}),
+      }, { cause: error });
     }
     return new InputError('render/failed', `Template failed to render: ${error.message}`, { file }, { cause: error });
   }

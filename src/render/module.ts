@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../util/errors.js';
 import { readRegularFileSync } from '../util/files.js';
+import { suggestName } from '../util/suggest.js';
 import { locate, normalizeLineEnds, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
 import type { DataOrigin } from './source-map.js';
@@ -74,9 +75,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function splitFrontmatter(text: string, file: string): { frontmatter: YamlDocument | undefined; body: string; bodyLine: number } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) return { frontmatter: undefined, body: text, bodyLine: 1 };
-  // A leading newline stands in for the opening `---`, so YAML lines are file lines.
-  const frontmatter = parseYaml(`\n${match[1]}`, file);
   const bodyLine = match[0].split('\n').length - (match[0].endsWith('\n') ? 0 : 1);
+  // A leading newline stands in for the opening `---`, so YAML lines and columns are file lines and columns.
+  let frontmatter: YamlDocument;
+  try {
+    frontmatter = parseYaml(`\n${match[1]}`, file);
+  } catch (error) {
+    if (!(error instanceof InputError) || error.code !== 'config/yaml-syntax') throw error;
+    // js-yaml's "end of the stream" is the closing `---` here.
+    const closing = bodyLine - (match[0].endsWith('\n') ? 1 : 0);
+    const message = error.message.replace(/^YAML syntax error: /, '').replace(/end of the stream/, `end of the frontmatter (the closing \`---\` on line ${closing})`);
+    throw new InputError(error.code, `YAML syntax error in the frontmatter: ${message}`, { file, line: error.line, column: error.column }, { cause: error });
+  }
   return { frontmatter, body: text.slice(match[0].length), bodyLine };
 }
 
@@ -122,7 +132,10 @@ function dataSet(promptFile: string, fm: YamlDocument, key: 'examples' | 'retrie
   const file = expectString(fm, [key, 'file'], spec.file, `\`${key}.file\``);
   const partial = expectString(fm, [key, 'partial'], spec.partial, `\`${key}.partial\``);
   const path = resolve(dirname(promptFile), file);
-  return { doc: readYaml(path, display(path)), partial, declaredAt: where(fm, [key, 'partial']) };
+  // At the partial's name, not at the `partial:` key: that is what an unknown-partial error is about.
+  const node = fm.root?.children?.get(key)?.children?.get('partial');
+  const declaredAt = node ? { file: fm.file, ...fm.lines.at(node.start) } : where(fm, [key, 'partial']);
+  return { doc: readYaml(path, display(path)), partial, declaredAt };
 }
 
 /**
@@ -204,7 +217,16 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
     const promptName = expectString(doc, ['prompt'], value.prompt, '`prompt`, the name of a .prompt file');
     const prompt = prompts.get(promptName);
     if (!prompt) {
-      throw new InputError('render/unknown-prompt', `Unknown prompt \`${promptName}\`, expected one of ${[...prompts.keys()].map((p) => `\`${p}\``).join(', ')}`, where(doc, ['prompt']));
+      const known = [...prompts.keys()];
+      const guess = suggestName(promptName, known);
+      // At the name itself, not at the `prompt:` key.
+      const node = doc.root?.children?.get('prompt');
+      const at = node ? { file: doc.file, ...doc.lines.at(node.start) } : where(doc, ['prompt']);
+      throw new InputError(
+        'render/unknown-prompt',
+        `Unknown prompt \`${promptName}\`, expected one of ${known.map((p) => `\`${p}\``).join(', ') || 'none'} (the \`.prompt\` files in \`${display(absRoot)}\`)${guess ? `; did you mean \`${guess.name}\`?` : ''}`,
+        at,
+      );
     }
     if (!isRecord(value.cases)) throw new InputError('config/invalid', 'Expected `cases` to be a mapping of case name -> inputs', where(doc, ['cases']));
     for (const [caseName, spec] of Object.entries(value.cases)) {

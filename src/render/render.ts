@@ -1,5 +1,8 @@
+import { isAbsolute, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
+import { suggestName } from '../util/suggest.js';
 import { locate } from '../util/yaml.js';
 import { PromptEnvironment } from './handlebars.js';
 import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
@@ -52,9 +55,48 @@ function environmentOf(module: PromptModule): PromptEnvironment {
   return env;
 }
 
+const quote = (names: Iterable<string>): string => [...names].map((n) => `\`${n}\``).join(', ');
+const meant = (name: string, known: Iterable<string>): string => {
+  const guess = suggestName(name, known);
+  return guess === undefined ? '' : `; did you mean \`${guess.name}\`?`;
+};
+
+// This package's own folder (`src/` or `dist/`): frames in it are not where a name was written.
+const ownFolder = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * Where the code that called into this package wrote the name it asked for: the first frame
+ * of the current stack outside this package, Node.js and `node_modules`, as `file:line:column`
+ * relative to the working folder. `undefined` when no frame qualifies.
+ */
+export function callerPlace(stack: string | undefined = new Error().stack, cwd = process.cwd()): { file: string; line: number; column: number } | undefined {
+  for (const frame of (stack ?? '').split('\n').slice(1)) {
+    const match = /(?:\(|at )((?:file:\/\/)?[^()\s][^()]*?):(\d+):(\d+)\)?\s*$/.exec(frame);
+    if (!match) continue;
+    let file = match[1]!;
+    if (file.startsWith('file://')) {
+      try {
+        file = fileURLToPath(file);
+      } catch {
+        continue;
+      }
+    }
+    if (!isAbsolute(file) || file.startsWith(ownFolder) || /[\\/]node_modules[\\/]/.test(file)) continue;
+    return { file: relative(cwd, file) || file, line: Number(match[2]), column: Number(match[3]) };
+  }
+  return undefined;
+}
+
+/** The prompts folder as shown to people, relative to the working folder. */
+const folderOf = (module: PromptModule): string => relative(process.cwd(), module.root) || '.';
+
 function lookupPrompt(module: PromptModule, name: string): PromptDefinition {
   const prompt = module.prompts.get(name);
-  if (!prompt) throw new InputError('render/unknown-prompt', `Unknown prompt \`${name}\`, expected one of ${[...module.prompts.keys()].map((p) => `\`${p}\``).join(', ')}`);
+  if (!prompt) {
+    const known = [...module.prompts.keys()];
+    // The name was written by the caller: point there, or at the prompts folder.
+    throw new InputError('render/unknown-prompt', `Unknown prompt \`${name}\`, expected one of ${quote(known) || 'none'} (the \`.prompt\` files in \`${folderOf(module)}\`)${meant(name, known)}`, callerPlace() ?? { file: folderOf(module) });
+  }
   return prompt;
 }
 
@@ -75,7 +117,13 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
   const prompt = lookupPrompt(module, promptName);
   const testCase = prompt.cases.get(caseName);
   if (!testCase) {
-    throw new InputError('render/unknown-case', `Unknown case \`${caseName}\` for prompt \`${promptName}\`, expected one of ${[...prompt.cases.keys()].map((c) => `\`${c}\``).join(', ') || 'none (add prompts/cases/*.yaml)'}`);
+    const known = [...prompt.cases.keys()];
+    const files = [...new Set([...prompt.cases.values()].map((c) => c.file))];
+    throw new InputError(
+      'render/unknown-case',
+      `Unknown case \`${caseName}\` for prompt \`${promptName}\`, expected one of ${quote(known) || `none (add them to a file in \`${folderOf(module)}/cases/\`)`}${files.length > 0 ? ` (in ${files.join(', ')})` : ''}${meant(caseName, known)}`,
+      callerPlace() ?? { file: files[0] ?? prompt.source.file },
+    );
   }
   const tools = toolsFor(prompt, registry, testCase);
   for (const reserved of ['examples', 'retrieved']) {
