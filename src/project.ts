@@ -4,6 +4,7 @@ import type { Diagnostic } from './report/diagnostic.js';
 import { loadPromptModule, type PromptModule } from './render/module.js';
 import { applyDescriptions } from './tools/descriptions.js';
 import { normalizeTools, ToolShapeError } from './tools/normalize.js';
+import { placeJsonTools, placeModuleTools } from './tools/places.js';
 import type { HandlerRef, ToolSpec } from './tools/types.js';
 import { InputError } from './util/errors.js';
 import { readRegularFileSync } from './util/files.js';
@@ -30,7 +31,10 @@ export function jsonError(error: unknown, text: string, file: string, what: stri
   return new InputError('config/json-syntax', `Invalid JSON in ${what}: ${(error as Error).message}`, { file, line: at?.line, column: at?.column });
 }
 
-/** Reads a JSON tools file (one tool, a list, `{tools: [...]}`) into ToolSpecs. */
+/**
+ * Reads a JSON tools file (one tool, a list, `{tools: [...]}`) into ToolSpecs, each with the
+ * line of its entry and of every node of its schema, for findings to point at.
+ */
 export function readToolsFile(file: string, shown = file): ToolSpec[] {
   let text: string;
   try {
@@ -44,12 +48,15 @@ export function readToolsFile(file: string, shown = file): ToolSpec[] {
   } catch (error) {
     throw jsonError(error, text, shown, 'the tools file');
   }
+  let tools: ToolSpec[];
   try {
-    return normalizeTools(json, shown);
+    tools = normalizeTools(json, shown);
   } catch (error) {
     if (error instanceof ToolShapeError) throw new InputError('config/tool-shape', error.message, { file: shown });
     throw error;
   }
+  placeJsonTools(tools, text);
+  return tools;
 }
 
 function handlerRef(value: HandlerConfig, root: string, tool: string, configFile: string): HandlerRef {
@@ -72,13 +79,16 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
       if (error instanceof ToolShapeError) throw new InputError('config/tool-shape', error.message, { file: display(config.file) });
       throw error;
     }
+    // Values carry no file: find where each tool's name is written, for findings to point at.
+    placeModuleTools(tools, config.file, config.root, display);
   }
   const seen = new Set<string>();
   for (const t of tools) {
     if (seen.has(t.name)) throw new InputError('config/duplicate', `Duplicate tool \`${t.name}\` in the tool definitions`, { file: display(config.file) });
     seen.add(t.name);
   }
-  const diagnostics: Diagnostic[] = [];
+  // Unknown config keys come first: a misspelled key switches a check off silently otherwise.
+  const diagnostics: Diagnostic[] = [...config.findings];
   if (config.descriptions !== undefined) {
     const merged = applyDescriptions(tools, readYaml(config.descriptions, display(config.descriptions)));
     tools = merged.tools;

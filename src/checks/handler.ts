@@ -1,11 +1,13 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { report, type Finding, type RuleMeta } from '../report/rule.js';
 import type { HandlerRef, JsonSchemaObject, ToolSpec } from '../tools/types.js';
+import { toolPlace } from '../tools/places.js';
 import { resolveHandlerSchema } from '../handlers/resolve.js';
 import { escapeSegment, joinPointer } from '../schema/pointer.js';
 import { resolveLocalRef } from '../schema/refs.js';
 import { isRecord, show } from '../util/values.js';
 import { compilePattern } from '../util/regex.js';
+import { MAX_PATTERN_SHOWN, showPattern } from '../schema/formats.js';
 import { handlerRules as rules } from './handler-rules.js';
 
 // Everything below runs in one direction: every value the schema lets the model send
@@ -142,8 +144,7 @@ class Comparison {
   ) {}
 
   add(rule: RuleMeta, place: Place, finding: Omit<Finding, 'tool' | 'instancePath' | 'schemaPath'>): void {
-    const full: Finding = { tool: this.tool.name, instancePath: joinPointer('', ...place.segments), schemaPath: place.schemaPath, ...finding };
-    if (this.tool.origin.file !== undefined) full.file = this.tool.origin.file;
+    const full: Finding = { tool: this.tool.name, instancePath: joinPointer('', ...place.segments), schemaPath: place.schemaPath, ...finding, ...toolPlace(this.tool, place.schemaPath) };
     const handler = this.tool.handler;
     if (handler?.kind === 'typescript') full.related = [{ file: handler.file, message: `handler type \`${handler.type}\`` }];
     this.out.push(report(rule, full));
@@ -225,13 +226,20 @@ class Comparison {
     // Regular expressions cannot be compared for inclusion; the same source text is the one safe case.
     if (typeof h.pattern === 'string' && h.pattern !== s.pattern) found.push('pattern');
     if (typeof h.format === 'string' && h.format !== s.format) found.push('format');
+    // A long pattern (zod's `.datetime()` writes hundreds of characters) is named by its format, or cut; `expected` keeps it whole.
+    const written = (node: JsonSchemaObject, keyword: string): string => {
+      if (keyword !== 'pattern' || typeof node.pattern !== 'string') return `\`${keyword}: ${show(node[keyword], Infinity)}\``;
+      if (typeof node.format === 'string') return `the \`pattern\` of format \`${node.format}\``;
+      return node.pattern.length > MAX_PATTERN_SHOWN ? `\`pattern\` ${showPattern(node.pattern)}` : `\`pattern: ${show(node.pattern, Infinity)}\``;
+    };
     for (const keyword of found) {
-      const schemaSide = s[keyword] === undefined ? 'states none' : `has \`${keyword}: ${show(s[keyword], Infinity)}\``;
+      const schemaSide = s[keyword] === undefined ? 'states none' : `has ${written(s, keyword)}`;
+      const wanted = written(h, keyword);
       this.add(rules['constraint-not-in-schema'], { ...place, schemaPath: `${place.schemaPath}/${keyword}` }, {
-        message: `\`${this.tool.name}\`: \`${label(place.segments)}\` has \`${keyword}: ${show(h[keyword], Infinity)}\` in the handler type, and the schema ${schemaSide}, so the model may send values the handler rejects. Put \`${keyword}: ${show(h[keyword], Infinity)}\` in the schema, or relax the handler type`,
+        message: `\`${this.tool.name}\`: \`${label(place.segments)}\` has ${wanted} in the handler type, and the schema ${schemaSide}, so the model may send values the handler rejects. Put ${wanted} in the schema, or relax the handler type`,
         expected: h[keyword],
         actual: s[keyword],
-        fix: `${keyword}: ${show(h[keyword], Infinity)}`,
+        fix: keyword === 'pattern' && wanted !== `\`pattern: ${show(h.pattern, Infinity)}\`` ? `Put the handler type's \`pattern\` (the finding's \`expected\`) in the schema, or relax the handler type` : `${keyword}: ${show(h[keyword], Infinity)}`,
       });
     }
   }

@@ -5,21 +5,26 @@ export const recordedRules = defineRules('recorded', {
   invalid: {
     severity: 'error',
     description: 'Recorded tool calls that the current schema rejects: the schema no longer accepts arguments the model has been sending.',
+    fix: 'If the calls are still legitimate, loosen the schema (or reject the value in the handler with a clear error); tighten it only once observed calls agree',
   },
   'unknown-tool': {
     severity: 'error',
     description: 'Recorded tool calls that name a tool the current tool set does not have: a removed or renamed tool.',
+    fix: 'Rename the calls or the tool, or keep the old name as an alias while such calls can still arrive',
   },
   corrupt: {
     severity: 'warning',
     description: 'A JSONL line that is not JSON or holds no tool call; it is reported and the run goes on.',
+    fix: 'Repair the logging that wrote the line, or drop the line',
   },
   'line-too-long': {
     severity: 'warning',
     description: 'A JSONL line longer than the line cap (16 MiB by default); it is reported without being read, and the rest of the file is read as usual.',
+    fix: 'Log tool calls without their bulk (truncate large arguments), or raise `maxLineBytes` if such lines are legitimate',
   },
   'unsupported-pattern': {
     severity: 'warning',
     description: 'A `pattern` in a tool schema needs a backtracking regex engine (backreferences, lookaround), so recorded calls are validated without it.',
+    fix: 'Rewrite the pattern without backreferences or lookaround, and check the rest in the handler',
   },
 });

@@ -1,8 +1,10 @@
 import type { Diagnostic, Witness } from '../report/diagnostic.js';
 import { report, type RuleMeta } from '../report/rule.js';
+import { formatCondition, showPattern } from '../schema/formats.js';
 import { unescapeSegment } from '../schema/pointer.js';
 import { SchemaCompiler, type SchemaPlace, type Validator } from '../schema/validator.js';
 import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types.js';
+import { toolPlace } from '../tools/places.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
 import { isRecord, show } from '../util/values.js';
@@ -87,6 +89,8 @@ export interface SkippedGroup {
 
 interface CompiledTool {
   name: string;
+  /** The definition, for the place a finding about its schema points at. */
+  spec: ToolSpec;
   schema: Validator;
   handler: Validator | undefined;
   /** Readable calls to this tool counted so far. */
@@ -144,9 +148,9 @@ function condition(error: SchemaPlace): string {
     case 'multipleOf':
       return `must be a multiple of ${show(x)}`;
     case 'pattern':
-      return `must match \`${String(x)}\``;
+      return error.format !== undefined ? formatCondition(error.format) : `must match ${showPattern(String(x))}`;
     case 'format':
-      return `must be a valid \`${String(x)}\``;
+      return formatCondition(String(x));
     case 'enum':
       return `must be one of ${show(x, 80)}`;
     case 'const':
@@ -233,6 +237,7 @@ export class RecordedAccumulator {
         this.kind === 'persisted' ? (options.handlerSchemas?.get(tool.name) ?? (tool.handler?.kind === 'json-schema' ? tool.handler.schema : undefined)) : undefined;
       this.#tools.set(tool.name, {
         name: tool.name,
+        spec: tool,
         schema: compile(tool.inputSchema, tool.name, 'input schema'),
         handler: handlerSchema === undefined ? undefined : compile(handlerSchema, tool.name, 'handler argument schema'),
         calls: 0,
@@ -458,7 +463,8 @@ export class RecordedAccumulator {
     }
     if (rules.skipped !== undefined) {
       for (const g of this.#skipped.values()) {
-        const calls = this.#tools.get(g.tool)?.calls ?? 0;
+        const compiled = this.#tools.get(g.tool);
+        const calls = compiled?.calls ?? 0;
         if (calls === 0) continue;
         const whose = g.against === 'handler' ? `the handler argument schema of \`${g.tool}\`` : `\`${g.tool}\``;
         out.push(
@@ -466,6 +472,8 @@ export class RecordedAccumulator {
             message: `Unexpected \`pattern\` ${show(g.pattern, 60)} at \`${g.schemaPath}\` of ${whose}, which uses ${g.reason} and cannot run on the linear-time regex engine; expected a pattern without backreferences or lookaround (${count(calls)} ${noun} calls were checked without this one)`,
             tool: g.tool,
             schemaPath: g.schemaPath,
+            // About the schema, not a line of calls: the pattern where it is written (the handler's type has no such place).
+            ...(g.against === 'schema' && compiled !== undefined ? toolPlace(compiled.spec, g.schemaPath) : {}),
             actual: g.pattern,
             total: calls,
             fix: 'Rewrite the pattern without backreferences or lookaround, and check what it checked in the handler',

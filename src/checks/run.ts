@@ -115,23 +115,32 @@ export function snapshotFolderFindings(project: Project, expected: ReadonlySet<s
   const scan = scanSnapshots(project.config.snapshots, expected);
   const out: Diagnostic[] = [];
   for (const file of scan.obsolete) {
-    out.push(report(snapshotRules.obsolete, { message: 'Obsolete snapshot: no prompt and case renders it; Jest with `-u` removes it', file: project.display(file) }));
+    out.push(report(snapshotRules.obsolete, { message: 'Obsolete snapshot: no prompt and case renders it; your test command with `-u` removes it', file: project.display(file), fix: SNAPSHOT_FIX.obsolete }));
   }
   // A shared folder may hold thousands of other files: name the first ones and count the rest.
   const shownForeign = scan.foreign.slice(0, MAX_FOREIGN_REPORTED);
   for (const file of shownForeign) {
-    out.push(report(snapshotRules['foreign-file'], { message: 'Unexpected file in the snapshots folder: prompt-contract did not write it, so it never overwrites or removes it; keep snapshots in a folder of their own', file: project.display(file) }));
+    out.push(report(snapshotRules['foreign-file'], { message: 'Unexpected file in the snapshots folder: prompt-contract did not write it, so it never overwrites or removes it; keep snapshots in a folder of their own', file: project.display(file), fix: SNAPSHOT_FIX.foreign }));
   }
   if (scan.foreign.length > shownForeign.length) {
-    out.push(report(snapshotRules['foreign-file'], { message: `Unexpected files in the snapshots folder: ${scan.foreign.length - shownForeign.length} more not named here; keep snapshots in a folder of their own`, file: project.display(project.config.snapshots) }));
+    out.push(report(snapshotRules['foreign-file'], { message: `Unexpected files in the snapshots folder: ${scan.foreign.length - shownForeign.length} more not named here; keep snapshots in a folder of their own`, file: project.display(project.config.snapshots), fix: SNAPSHOT_FIX.foreign }));
   }
   for (const file of scan.leftovers) {
-    out.push(report(snapshotRules['interrupted-write'], { message: 'Leftover temporary file of an interrupted snapshot write; Jest with `-u` removes it', file: project.display(file) }));
+    out.push(report(snapshotRules['interrupted-write'], { message: 'Leftover temporary file of an interrupted snapshot write; your test command with `-u` removes it', file: project.display(file), fix: SNAPSHOT_FIX.interrupted }));
   }
   return out;
 }
 
 const MAX_FOREIGN_REPORTED = 50;
+
+/** What to do about each snapshot finding (docs/rules/snapshot.md). */
+const SNAPSHOT_FIX = {
+  outdated: 'Review the diff; if the change is intended, run your test command with `-u` and commit the snapshot with the change',
+  missing: 'Run your test command with `-u`, read the new file and commit it',
+  obsolete: 'Run your test command with `-u` to remove it, and commit the removal',
+  foreign: 'Give the snapshots a folder of their own, or move the file out of it',
+  interrupted: 'Run your test command with `-u` to remove it, or delete it by hand',
+} as const;
 
 /**
  * What a snapshot comparison found, as the findings `check` reports: a missing or foreign file
@@ -142,12 +151,12 @@ export function snapshotFindings(result: SnapshotResult, what?: { prompt: string
   const name = what === undefined ? undefined : `\`${what.prompt}\` case \`${what.case}\``;
   switch (result.status) {
     case 'missing':
-      return [report(snapshotRules.missing, { message: name === undefined ? 'No tools baseline; run your Jest command with `-u` to write it, then commit it' : `No snapshot for ${name}; run your Jest command with \`-u\` to write it, then review and commit it`, file: result.file })];
+      return [report(snapshotRules.missing, { message: name === undefined ? 'No tools baseline; run your test command with `-u` to write it, then commit it' : `No snapshot for ${name}; run your test command with \`-u\` to write it, then review and commit it`, file: result.file, fix: SNAPSHOT_FIX.missing })];
     case 'foreign':
-      return [report(snapshotRules.missing, { message: `${name === undefined ? 'No tools baseline' : `No snapshot for ${name}`}: ${foreignMessage(result.file)}`, file: result.file })];
+      return [report(snapshotRules.missing, { message: `${name === undefined ? 'No tools baseline' : `No snapshot for ${name}`}: ${foreignMessage(result.file)}`, file: result.file, fix: SNAPSHOT_FIX.foreign })];
     case 'mismatch': {
-      const message = name === undefined ? 'The tool definitions differ from the baseline; review the diff, then run your Jest command with `-u` to accept it' : `The rendered prompt ${name} differs from its snapshot; review the diff, then run your Jest command with \`-u\` to accept it`;
-      return [report(snapshotRules.outdated, { message, file: result.file, ...(result.diff === undefined ? {} : { detail: result.diff }) })];
+      const message = name === undefined ? 'The tool definitions differ from the baseline; review the diff, then run your test command with `-u` to accept it' : `The rendered prompt ${name} differs from its snapshot; review the diff, then run your test command with \`-u\` to accept it`;
+      return [report(snapshotRules.outdated, { message, file: result.file, fix: SNAPSHOT_FIX.outdated, ...(result.diff === undefined ? {} : { detail: result.diff }) })];
     }
     default:
       return [];

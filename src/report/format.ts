@@ -79,7 +79,8 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
         d.file === undefined ? undefined : `file=${escapeProperty(d.file)}`,
         d.line === undefined ? undefined : `line=${d.line}`,
         d.column === undefined ? undefined : `col=${d.column}`,
-        `title=${escapeProperty(d.ruleId)}`,
+        // The tool in the title: findings about three tools must not read as one annotation repeated.
+        `title=${escapeProperty(d.tool === undefined ? d.ruleId : `${d.ruleId} (${d.tool})`)}`,
       ].filter((p) => p !== undefined);
       const extra = (d.fix === undefined ? '' : `\n${d.fix}`) + (d.detail === undefined ? '' : `\n${d.detail}`);
       return `::${level[d.severity]} ${props.join(',')}::${escapeData(d.message + extra)}\n`;

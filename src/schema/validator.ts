@@ -7,6 +7,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { collectUnsupported, patternEngine, type UnsupportedPattern } from '../util/regex.js';
 import { isRecord, setOwn, show } from '../util/values.js';
+import { formatCondition, showPattern } from './formats.js';
 import { joinPointer } from './pointer.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
@@ -135,6 +136,8 @@ export interface SchemaError {
   message: string;
   expected?: unknown;
   actual?: unknown;
+  /** The `format` of the schema node that failed (a `pattern` or `format` error), for messages to name in words. */
+  format?: string;
 }
 
 /** Where one problem is and what the schema expected there: a SchemaError without its message. */
@@ -274,15 +277,29 @@ function placeOf(e: ErrorObject): SchemaPlace {
       return { instancePath: joinPointer(e.instancePath, String(p.missingProperty)), schemaPath, keyword, expected: p.missingProperty };
     case 'additionalProperties':
       return { instancePath: joinPointer(e.instancePath, String(p.additionalProperty)), schemaPath, keyword };
-    default:
-      return { instancePath: e.instancePath, schemaPath, keyword, expected: keyword === 'enum' ? p.allowedValues : keyword === 'const' ? p.allowedValue : keyword === 'type' ? p.type : e.schema };
+    default: {
+      const place: SchemaPlace = { instancePath: e.instancePath, schemaPath, keyword, expected: keyword === 'enum' ? p.allowedValues : keyword === 'const' ? p.allowedValue : keyword === 'type' ? p.type : e.schema };
+      const format = (e.parentSchema as { format?: unknown } | undefined)?.format;
+      if ((keyword === 'pattern' || keyword === 'format') && typeof format === 'string') place.format = format;
+      return place;
+    }
   }
+}
+
+/**
+ * A `pattern` error of a node whose `format` failed too: zod writes both for one string
+ * (`z.string().datetime()`), and the format says the same in words.
+ */
+function patternBesideFormat(e: ErrorObject, errors: readonly ErrorObject[]): boolean {
+  if (e.keyword !== 'pattern' || typeof (e.parentSchema as { format?: unknown } | undefined)?.format !== 'string') return false;
+  const node = e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'));
+  return errors.some((f) => f.keyword === 'format' && f.instancePath === e.instancePath && f.schemaPath === `${node}/format`);
 }
 
 /** Ajv errors -> their places, without building messages (recorded calls group millions of failures this way). */
 export function places(errors: readonly ErrorObject[]): SchemaPlace[] {
   const out: SchemaPlace[] = [];
-  for (const e of errors) if (explained(e)) out.push(placeOf(e));
+  for (const e of errors) if (explained(e) && !patternBesideFormat(e, errors)) out.push(placeOf(e));
   return out;
 }
 
@@ -290,7 +307,7 @@ export function places(errors: readonly ErrorObject[]): SchemaPlace[] {
 export function explain(errors: readonly ErrorObject[]): SchemaError[] {
   const out: SchemaError[] = [];
   for (const e of errors) {
-    if (!explained(e)) continue;
+    if (!explained(e) || patternBesideFormat(e, errors)) continue;
     const place = placeOf(e);
     const p = e.params as Record<string, unknown>;
     switch (e.keyword) {
@@ -307,6 +324,13 @@ export function explain(errors: readonly ErrorObject[]): SchemaError[] {
       case 'type':
         out.push({ ...place, message: `Unexpected ${show(e.data, 60)} at ${at(e.instancePath)}, expected ${String(p.type)}`, actual: e.data });
         break;
+      case 'pattern':
+      case 'format': {
+        // A format in words; a pattern shown short (the full one stays in `expected`).
+        const condition = place.format !== undefined ? formatCondition(place.format) : e.keyword === 'pattern' ? `must match ${showPattern(String(p.pattern ?? e.schema))}` : `must be a valid \`${String(p.format ?? e.schema)}\``;
+        out.push({ ...place, message: `${at(e.instancePath)} ${condition}, got ${show(e.data, 60)}`.replace(/^the/, 'The'), actual: e.data });
+        break;
+      }
       default:
         out.push({ ...place, message: `${at(e.instancePath)} ${e.message ?? 'is invalid'}, got ${show(e.data, 60)}`.replace(/^the/, 'The'), actual: e.data });
     }

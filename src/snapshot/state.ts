@@ -257,7 +257,7 @@ export function reconcile(file: string, received: string, mode: UpdateMode, cwd 
 /** Why a file at a snapshot's own path is left alone, in one sentence for a message. */
 export function foreignMessage(file: string): string {
   const mark = isJson(file) ? `a top-level \`${JSON.stringify(TOOLS_BASELINE_KEY)}\` key` : `a first line \`${SNAPSHOT_HEADER} N\``;
-  return `${file} exists but was not written by prompt-contract (it lacks ${mark}), so it is never overwritten; move it away, then write the snapshot with your Jest command and \`-u\``;
+  return `${file} exists but was not written by prompt-contract (it lacks ${mark}), so it is never overwritten; move it away, then write the snapshot with your test command and \`-u\``;
 }
 
 /** What is under the snapshots folder besides current snapshots. */

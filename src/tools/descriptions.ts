@@ -3,12 +3,13 @@ import { defineRules, report } from '../report/rule.js';
 import { InputError } from '../util/errors.js';
 import { isRecord, own } from '../util/values.js';
 import { locate, type YamlDocument } from '../util/yaml.js';
-import type { JsonSchemaObject, ToolSpec } from './types.js';
+import type { DescriptionPlaces, JsonSchemaObject, LineColumn, ToolSpec } from './types.js';
 
 export const descriptionRules = defineRules('config', {
   'unknown-description-target': {
     severity: 'error',
     description: 'The description mapping describes a tool or parameter that does not exist: the wording is stale or the name is misspelled.',
+    fix: 'Rename the entry to the tool or property that exists (nested properties use dots: `address.postal_code`), or delete it',
   },
 });
 
@@ -43,8 +44,11 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
   const diagnostics: Diagnostic[] = [];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolSpec>();
+  const pair = (p: { line: number; column: number } | undefined): LineColumn | undefined => (p === undefined ? undefined : [p.line, p.column]);
   for (const [name, entry] of Object.entries(mapping)) {
     const at = locate(doc, [name]);
+    // Where the tool's wording is written, for findings about a description to point at.
+    const places: DescriptionPlaces = { file: doc.file, entry: pair(at) ?? [1, 1] };
     const tool = byName.get(name);
     if (!tool) {
       diagnostics.push(report(descriptionRules['unknown-description-target'], {
@@ -54,14 +58,19 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
       continue;
     }
     if (typeof entry === 'string') {
-      out.set(name, { ...tool, description: entry });
+      places.description = places.entry;
+      out.set(name, { ...tool, description: entry, origin: { ...tool.origin, descriptions: places } });
       continue;
     }
     if (!isRecord(entry)) throw new InputError('config/invalid', `Expected \`${name}\` to be a description string or a mapping with \`description\` and \`parameters\``, { file: doc.file, ...(at ?? {}) });
     const schema = structuredClone(tool.inputSchema);
-    const next: ToolSpec = { ...tool, inputSchema: schema };
+    const next: ToolSpec = { ...tool, inputSchema: schema, origin: { ...tool.origin, descriptions: places } };
     const description = own(entry, 'description');
-    if (typeof description === 'string') next.description = description.trimEnd();
+    if (typeof description === 'string') {
+      next.description = description.trimEnd();
+      const key = locate(doc, [name, 'description']);
+      if (key !== undefined) places.description = [key.line, key.column];
+    }
     const parameters = own(entry, 'parameters');
     if (isRecord(parameters)) {
       for (const [param, text] of Object.entries(parameters)) {
@@ -76,6 +85,7 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
         }
         if (typeof text !== 'string') throw new InputError('config/invalid', `Expected the description of \`${name}.${param}\` to be a string`, { file: doc.file, ...(pat ?? {}) });
         target.description = text.trimEnd();
+        if (pat !== undefined) (places.parameters ??= new Map()).set(param, [pat.line, pat.column]);
       }
     }
     out.set(name, next);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tooDeepAt, tooDeepMessage } from '../schema/depth.js';
+import { escapeSegment } from '../schema/pointer.js';
 import { isRecord, setOwn } from '../util/values.js';
 import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
 
@@ -56,6 +57,11 @@ function fromGeminiSchema(schema: unknown): unknown {
   return out;
 }
 
+/** Where `schemaFrom` finds the schema in the value at `slot`: the slot, or the wrapper's `jsonSchema`. */
+function schemaSlot(value: unknown, slot: string): string {
+  return !isZodSchema(value) && isRecord(value) && isRecord(value.jsonSchema) && !('type' in value) ? `${slot}/jsonSchema` : slot;
+}
+
 function schemaFrom(value: unknown, where: string): JsonSchemaObject {
   if (isZodSchema(value)) return zodToJsonSchema(value, where);
   // Vercel AI SDK's jsonSchema() wrapper keeps the plain schema under `jsonSchema`.
@@ -70,6 +76,12 @@ function assertDepth(schema: unknown, where: string, name: unknown): void {
   if (deep !== undefined) throw new ToolShapeError(`${where}: the input schema of ${typeof name === 'string' && name !== '' ? `\`${name}\`` : 'the tool'} ${tooDeepMessage(deep)}`);
 }
 
+/** JSON Pointers, relative to the tool's definition, of its name (when it has one of its own) and of its input schema. */
+interface Slots {
+  name?: string;
+  schema: string;
+}
+
 function spec(
   name: unknown,
   description: unknown,
@@ -77,10 +89,14 @@ function spec(
   shape: ToolShape,
   where: string,
   extra: Partial<ToolSpec> = {},
+  slots?: Slots,
 ): ToolSpec {
   if (typeof name !== 'string' || name === '') throw new ToolShapeError(`${where}: expected a tool \`name\` string`);
   assertDepth(schema, where, name);
-  const tool: ToolSpec = { name, inputSchema: schema, origin: { shape }, ...extra };
+  const origin: ToolSpec['origin'] = { shape };
+  if (slots?.name !== undefined) origin.namePointer = slots.name;
+  if (slots !== undefined) origin.schemaPointer = slots.schema;
+  const tool: ToolSpec = { name, inputSchema: schema, origin, ...extra };
   if (typeof description === 'string') tool.description = description;
   return tool;
 }
@@ -89,44 +105,49 @@ function spec(
  * One tool definition in any common shape -> ToolSpec: Anthropic `input_schema`, OpenAI Chat
  * `{type:"function", function:{...}}`, OpenAI Responses `{type:"function", name, parameters}`,
  * MCP `inputSchema`, Gemini `parameters`/`parametersJsonSchema`, Bedrock `toolSpec`, Vercel AI
- * SDK `tool({inputSchema})` and zod schemas in any of those slots.
+ * SDK `tool({inputSchema})` and zod schemas in any of those slots. `origin.namePointer` and
+ * `origin.schemaPointer` say where in the definition the name and the schema were found.
  */
 export function normalizeTool(input: unknown, where = 'tool', nameHint?: string): ToolSpec {
   if (!isRecord(input)) throw new ToolShapeError(`${where}: expected a tool definition object, got ${JSON.stringify(input)}`);
   // Already a ToolSpec (from defineTool): keep its handler and `generated` flag.
   if (isRecord(input.origin) && isRecord(input.inputSchema) && typeof input.name === 'string' && typeof input.origin.shape === 'string') {
     assertDepth(input.inputSchema, where, input.name);
-    return { ...(input as unknown as ToolSpec) };
+    // Where it was found before belongs to another document: only its shape carries over.
+    const shape = input.origin.shape as ToolShape;
+    return { ...(input as unknown as ToolSpec), origin: { shape } };
   }
   const strict = typeof input.strict === 'boolean' ? { strict: input.strict } : {};
   if (isRecord(input.function)) {
     const fn = input.function;
     const s = typeof fn.strict === 'boolean' ? { strict: fn.strict } : strict;
-    return spec(fn.name, fn.description, schemaFrom(fn.parameters ?? { type: 'object', properties: {} }, `${where}.function.parameters`), 'openai-chat', where, s);
+    const slots = { name: '/function/name', schema: fn.parameters === undefined ? '/function' : schemaSlot(fn.parameters, '/function/parameters') };
+    return spec(fn.name, fn.description, schemaFrom(fn.parameters ?? { type: 'object', properties: {} }, `${where}.function.parameters`), 'openai-chat', where, s, slots);
   }
   if (isRecord(input.toolSpec)) {
     const ts = input.toolSpec;
     const json = isRecord(ts.inputSchema) ? ts.inputSchema.json : undefined;
-    return spec(ts.name, ts.description, schemaFrom(json, `${where}.toolSpec.inputSchema.json`), 'bedrock', where);
+    return spec(ts.name, ts.description, schemaFrom(json, `${where}.toolSpec.inputSchema.json`), 'bedrock', where, {}, { name: '/toolSpec/name', schema: '/toolSpec/inputSchema/json' });
   }
   const name = input.name ?? nameHint;
-  if ('input_schema' in input) return spec(name, input.description, schemaFrom(input.input_schema, `${where}.input_schema`), 'anthropic', where, strict);
+  const slot = (key: string): Slots => ({ ...(input.name === undefined ? {} : { name: '/name' }), schema: schemaSlot(input[key], `/${escapeSegment(key)}`) });
+  if ('input_schema' in input) return spec(name, input.description, schemaFrom(input.input_schema, `${where}.input_schema`), 'anthropic', where, strict, slot('input_schema'));
   if ('inputSchema' in input) {
     const zod = isZodSchema(input.inputSchema);
     const shape: ToolShape = zod || input.name === undefined ? 'vercel-ai' : 'mcp';
-    return spec(name, input.description, schemaFrom(input.inputSchema, `${where}.inputSchema`), shape, where, zod ? { ...strict, generated: true } : strict);
+    return spec(name, input.description, schemaFrom(input.inputSchema, `${where}.inputSchema`), shape, where, zod ? { ...strict, generated: true } : strict, slot('inputSchema'));
   }
-  if ('parametersJsonSchema' in input) return spec(name, input.description, schemaFrom(input.parametersJsonSchema, `${where}.parametersJsonSchema`), 'gemini-json-schema', where);
+  if ('parametersJsonSchema' in input) return spec(name, input.description, schemaFrom(input.parametersJsonSchema, `${where}.parametersJsonSchema`), 'gemini-json-schema', where, {}, slot('parametersJsonSchema'));
   if ('parameters' in input) {
     // Checked before the Gemini conversion, which recurses.
     assertDepth(input.parameters, where, name);
     if (usesGeminiTypes(input.parameters)) {
-      return spec(name, input.description, fromGeminiSchema(input.parameters) as JsonSchemaObject, 'gemini', where);
+      return spec(name, input.description, fromGeminiSchema(input.parameters) as JsonSchemaObject, 'gemini', where, {}, slot('parameters'));
     }
     const shape: ToolShape = input.type === 'function' ? 'openai-responses' : 'plain';
-    return spec(name, input.description, schemaFrom(input.parameters, `${where}.parameters`), shape, where, strict);
+    return spec(name, input.description, schemaFrom(input.parameters, `${where}.parameters`), shape, where, strict, slot('parameters'));
   }
-  if (isZodSchema(input) && nameHint) return spec(nameHint, undefined, zodToJsonSchema(input, `\`${nameHint}\``), 'zod', where, { generated: true });
+  if (isZodSchema(input) && nameHint) return spec(nameHint, undefined, zodToJsonSchema(input, `\`${nameHint}\``), 'zod', where, { generated: true }, { schema: '' });
   throw new ToolShapeError(
     `${where}: expected a tool with \`input_schema\` (Anthropic), \`function.parameters\` (OpenAI Chat), \`parameters\` (OpenAI Responses, Gemini), \`inputSchema\` (MCP, Vercel AI SDK) or \`toolSpec\` (Bedrock); found keys ${Object.keys(input).map((k) => `\`${k}\``).join(', ') || 'none'}`,
   );
@@ -135,27 +156,38 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string)
 /**
  * A whole tools document -> ToolSpec[]: one tool, an array of tools, an object with a
  * `tools` array (MCP `tools/list`), Gemini `{functionDeclarations}` or
- * `[{functionDeclarations}]`, or a record of name -> tool (Vercel AI SDK `tools`).
+ * `[{functionDeclarations}]`, or a record of name -> tool (Vercel AI SDK `tools`). Each
+ * tool's `origin` says where in the document it was found (`pointer`, and the pointers of
+ * its name and schema), so a finding can point at the line that defines it.
  */
 export function normalizeTools(input: unknown, file?: string): ToolSpec[] {
+  return normalizeAt(input, file, '');
+}
+
+function normalizeAt(input: unknown, file: string | undefined, base: string): ToolSpec[] {
   const where = file ?? 'tools';
-  const withOrigin = (tool: ToolSpec, index: number): ToolSpec => {
-    tool.origin = { ...tool.origin, index, ...(file === undefined ? {} : { file }) };
+  const withOrigin = (tool: ToolSpec, index: number, pointer: string, keyIsName = false): ToolSpec => {
+    const origin = { ...tool.origin, index, ...(file === undefined ? {} : { file }), pointer };
+    // Pointers found inside the definition are relative to it; a ToolSpec passed through (defineTool) has none.
+    if (tool.origin.schemaPointer !== undefined) origin.schemaPointer = pointer + tool.origin.schemaPointer;
+    if (tool.origin.namePointer !== undefined) origin.namePointer = pointer + tool.origin.namePointer;
+    else if (keyIsName) origin.namePointer = pointer;
+    tool.origin = origin;
     return tool;
   };
   if (Array.isArray(input)) {
     return input.flatMap((item, i) =>
       isRecord(item) && Array.isArray(item.functionDeclarations)
-        ? normalizeTools(item, file)
-        : [withOrigin(normalizeTool(item, `${where}[${i}]`), i)],
+        ? normalizeAt(item, file, `${base}/${i}`)
+        : [withOrigin(normalizeTool(item, `${where}[${i}]`), i, `${base}/${i}`)],
     );
   }
   if (isRecord(input)) {
-    if (Array.isArray(input.tools)) return normalizeTools(input.tools, file);
-    if (Array.isArray(input.functionDeclarations)) return normalizeTools(input.functionDeclarations, file);
+    if (Array.isArray(input.tools)) return normalizeAt(input.tools, file, `${base}/tools`);
+    if (Array.isArray(input.functionDeclarations)) return normalizeAt(input.functionDeclarations, file, `${base}/functionDeclarations`);
     const looksLikeOne = ['name', 'function', 'toolSpec', 'input_schema', 'inputSchema', 'parameters'].some((k) => k in input);
-    if (looksLikeOne) return [withOrigin(normalizeTool(input, where), 0)];
-    return Object.entries(input).map(([name, tool], i) => withOrigin(normalizeTool(tool, `${where}.${name}`, name), i));
+    if (looksLikeOne) return [withOrigin(normalizeTool(input, where), 0, base)];
+    return Object.entries(input).map(([name, tool], i) => withOrigin(normalizeTool(tool, `${where}.${name}`, name), i, `${base}/${escapeSegment(name)}`, true));
   }
   throw new ToolShapeError(`${where}: expected a tool, an array of tools or an object with a \`tools\` array`);
 }

@@ -20,12 +20,40 @@ export type ToolShape =
   | 'zod'
   | 'plain';
 
-/** Where a tool definition came from, for messages. */
+/** A 1-based line and column. */
+export type LineColumn = [line: number, column: number];
+
+/** Where a tool definition came from, for messages and for the place a finding points at. */
 export interface ToolOrigin {
   shape: ToolShape;
+  /** The file that defines the tool: its JSON tools file, or the module where its `name` is written. */
   file?: string;
   /** Position of the tool in its file's list. */
   index?: number;
+  /** JSON Pointer of the tool's entry in its JSON file (`/tools/2`). */
+  pointer?: string;
+  /** JSON Pointer, in the file, of the tool's name (its `name` member, or its key in a record of tools). */
+  namePointer?: string;
+  /** JSON Pointer, in the file, of the tool's input schema (`/tools/2/input_schema`). */
+  schemaPointer?: string;
+  /** Where the tool is defined in `file` (the line of its name), when known. */
+  line?: number;
+  column?: number;
+  /** Position in `file` of each node of the input schema, by JSON Pointer into the schema (tools read from JSON). */
+  schemaPlaces?: Map<string, LineColumn>;
+  /** The tool's entry in the description mapping, when it has one. */
+  descriptions?: DescriptionPlaces;
+}
+
+/** Where a tool's wording lives in the description mapping (descriptions.yaml). */
+export interface DescriptionPlaces {
+  file: string;
+  /** The tool's entry (its key). */
+  entry: LineColumn;
+  /** The `description` key, when the entry has one (or the entry itself when it is a plain string). */
+  description?: LineColumn;
+  /** Each parameter's description, by its dotted name (`address.postal_code`). */
+  parameters?: Map<string, LineColumn>;
 }
 
 /** How to find the handler's own argument type, for the schema-vs-handler check. */

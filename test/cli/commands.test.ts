@@ -72,7 +72,7 @@ describe('report formats', () => {
 
   test('github prints workflow annotations', () => {
     const result = cli([...args, '--format', 'github']);
-    expect(result.stdout.trim().split('\n').every((l) => /^::error (file=[^,]+,)?(line=\d+,)?(col=\d+,)?title=recorded\/[a-z-]+::.+/.test(l))).toBe(true);
+    expect(result.stdout.trim().split('\n').every((l) => /^::error (file=[^,]+,)?(line=\d+,)?(col=\d+,)?title=recorded\/[a-z-]+( \([^)]*\))?::.+/.test(l))).toBe(true);
   });
 
   test('markdown prints a PR comment with a findings table', () => {

@@ -82,7 +82,7 @@ describe('reference MCP servers', () => {
         for (const d of found) {
           const name = d.ruleId.replace(/^compat\//, '') as CompatRuleName;
           expect(Object.keys(compatRules)).toContain(name);
-          expect(d).toMatchObject({ ruleId: compatRules[name].id, url: compatRules[name].docs, tool: expect.any(String), schemaPath: expect.any(String), instancePath: expect.any(String) });
+          expect(d).toMatchObject({ ruleId: compatRules[name].id, url: compatRules[name].url, tool: expect.any(String), schemaPath: expect.any(String), instancePath: expect.any(String) });
           expect(oldNames.has(d.tool!)).toBe(true);
         }
         // A tool of `a` that `b` lacks is a break: reported once, as removed or renamed.

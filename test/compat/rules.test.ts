@@ -82,8 +82,10 @@ describe('the compat rule registry', () => {
     expect(ids(found)).toEqual([`compat/${name}`]);
     const [d] = found;
     expect(d!.severity).toBe(compatRules[name].severity);
-    expect(d!.url).toBe(compatRules[name].docs);
+    expect(d!.url).toBe(compatRules[name].url);
     expect(d!.message).toMatch(/`/);
+    // Every compat finding says how to ship the change safely.
+    expect(d!.fix).toEqual(expect.any(String));
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { attachWitnesses, diffTools } from '../../src/checks/compat/index.js';
+import { recordedRules } from '../../src/checks/recorded.rules.js';
 import type { RecordedItem } from '../../src/sources/types.js';
 import type { JsonSchemaObject } from '../../src/tools/types.js';
 import { tool } from './helpers.js';
@@ -70,7 +71,8 @@ describe('witnesses from recorded calls', () => {
     expect(found[1]).toEqual({
       ruleId: 'recorded/corrupt',
       severity: 'warning',
-      url: 'docs/rules/recorded.md#corrupt',
+      url: recordedRules.corrupt.url,
+      fix: recordedRules.corrupt.fix,
       message: '3 unreadable lines in the observed calls were not used as witnesses (the first at logs/calls.jsonl:7); the witness counts may be incomplete',
       file: 'logs/calls.jsonl',
       line: 7,

@@ -434,6 +434,7 @@ describe('lintTools', () => {
       url: profiles['anthropic-strict'].rejectedKeywords[0]?.source,
       message:
         'Unexpected keyword `minimum` at `/properties/amount_cents` for `anthropic-strict`, which rejects numeric bounds; move the bound into the description and check it in the handler',
+      fix: 'Move the bound into the description and check it in the handler',
     });
   });
 

@@ -40,7 +40,9 @@ describe('every provider shape reads as one ToolSpec', () => {
 
   test('lists, {tools: [...]} and Gemini functionDeclarations', () => {
     expect(normalizeTools([{ name: 'a', inputSchema: params }, { name: 'b', input_schema: params }]).map((t) => t.name)).toEqual(['a', 'b']);
-    expect(normalizeTools({ tools: [{ name: 'a', inputSchema: params }] }, 'mcp.json')[0]!.origin).toEqual({ shape: 'mcp', file: 'mcp.json', index: 0 });
+    expect(normalizeTools({ tools: [{ name: 'a', inputSchema: params }] }, 'mcp.json')[0]!.origin).toEqual({
+      shape: 'mcp', file: 'mcp.json', index: 0, pointer: '/tools/0', namePointer: '/tools/0/name', schemaPointer: '/tools/0/inputSchema',
+    });
     expect(normalizeTools([{ functionDeclarations: [{ name: 'g', parameters: params }] }]).map((t) => t.name)).toEqual(['g']);
   });
 

@@ -3,6 +3,7 @@ import { report, type Finding } from '../../report/rule.js';
 import { isStackOverflow, SchemaDepthError, tooDeepAt, tooDeepMessage } from '../../schema/depth.js';
 import type { SchemaCompiler } from '../../schema/validator.js';
 import type { RecordedItem } from '../../sources/types.js';
+import { toolPlace } from '../../tools/places.js';
 import type { ToolSpec } from '../../tools/types.js';
 import { InputError } from '../../util/errors.js';
 import { describe, fixFor, type MessageContext } from './messages.js';
@@ -29,7 +30,10 @@ function byName(tools: readonly ToolSpec[]): Map<string, ToolSpec> {
   return map;
 }
 
-function toDiagnostic(change: Change, context: MessageContext, file: string | undefined): Diagnostic {
+/** Where a change is made: the new schema's node at the change's schema path, or the tool itself. */
+type Where = ReturnType<typeof toolPlace>;
+
+function toDiagnostic(change: Change, context: MessageContext, where: Where): Diagnostic {
   const rule = compatRules[change.rule];
   const finding: Finding = {
     message: describe(change, context),
@@ -41,8 +45,15 @@ function toDiagnostic(change: Change, context: MessageContext, file: string | un
   if (change.actual !== undefined) finding.actual = change.actual;
   const fix = fixFor(change.rule, context);
   if (fix !== undefined) finding.fix = fix;
-  if (file !== undefined) finding.file = file;
-  return report(rule, finding);
+  return report(rule, { ...finding, ...where });
+}
+
+function mostCommonFile(tools: readonly ToolSpec[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const t of tools) if (t.origin.file !== undefined) counts.set(t.origin.file, (counts.get(t.origin.file) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [file, n] of counts) if (best === undefined || n > counts.get(best)!) best = file;
+  return best;
 }
 
 /**
@@ -81,19 +92,19 @@ export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly Tool
   for (const before of olds.values()) {
     const after = news.get(before.name);
     if (after) {
-      const file = after.origin.file;
-      for (const change of walk(before, after)) out.push(toDiagnostic(change, { tool: before.name }, file));
+      for (const change of walk(before, after)) out.push(toDiagnostic(change, { tool: before.name }, toolPlace(after, change.schemaPath)));
       continue;
     }
     // A rename keeps the schema: match a removed tool to an added one with the same meaning.
     const shape = stripAnnotations(before.inputSchema);
     const twin = added.find((t) => !claimed.has(t) && deepEqual(stripAnnotations(t.inputSchema), shape));
-    const file = newTools[0]?.origin.file ?? before.origin.file;
+    // A removed tool has no line left: the file that defines most of the tools, where it would be restored.
+    const file = mostCommonFile(newTools) ?? before.origin.file;
     const base = { schemaPath: '', instancePath: '', params: {} };
     if (twin) {
       claimed.add(twin);
-      out.push(toDiagnostic({ ...base, rule: 'tool-renamed', expected: before.name, actual: twin.name }, { tool: before.name, renamedTo: twin.name }, file));
-    } else out.push(toDiagnostic({ ...base, rule: 'tool-removed', expected: before.name }, { tool: before.name }, file));
+      out.push(toDiagnostic({ ...base, rule: 'tool-renamed', expected: before.name, actual: twin.name }, { tool: before.name, renamedTo: twin.name }, toolPlace(twin)));
+    } else out.push(toDiagnostic({ ...base, rule: 'tool-removed', expected: before.name }, { tool: before.name }, file === undefined ? {} : { file }));
   }
   if (!options.witnesses) return out;
   const collector = new WitnessCollector(out, oldTools, newTools, options);

@@ -1,4 +1,8 @@
+import { formatCondition, showPattern } from '../../schema/formats.js';
 import { show } from '../../util/values.js';
+
+/** "a date-time", from "must be a date-time (format `date-time`)". */
+const formatNoun = (format: string): string => formatCondition(format).replace(/^must be /, '').replace(/ \(format .*$/, '');
 import type { CompatRuleName } from './rules.js';
 import type { Change } from './walk.js';
 
@@ -91,8 +95,10 @@ const words: Record<Exclude<CompatRuleName, 'tool-removed' | 'tool-renamed' | 'u
   'min-properties-added': minAdded,
   'max-properties-decreased': maxLowered,
   'max-properties-added': maxAdded,
-  'pattern-added': (c) => `\`pattern\` ${show(c.actual, 60)} added; strings that do not match it and were valid are now rejected`,
-  'pattern-changed': (c) => `\`pattern\` changed from ${show(c.expected, 60)} to ${show(c.actual, 60)}; strings that match only the old pattern are now rejected`,
+  'pattern-added': (c) => typeof c.params.format === 'string'
+    ? `\`pattern\` of format \`${c.params.format}\` added; strings that were valid and are not ${formatNoun(c.params.format)} are now rejected`
+    : `\`pattern\` ${showPattern(String(c.actual))} added; strings that do not match it and were valid are now rejected`,
+  'pattern-changed': (c) => `\`pattern\` changed from ${showPattern(String(c.expected))} to ${typeof c.params.format === 'string' ? `the pattern of format \`${c.params.format}\`` : showPattern(String(c.actual))}; strings that match only the old pattern are now rejected`,
   'format-added': (c) => `\`format\` ${show(c.actual)} added; validators that assert formats now reject strings that are not a valid ${String(c.actual)}`,
   'format-changed': (c) => `\`format\` changed from ${show(c.expected)} to ${show(c.actual)}; validators that assert formats now reject strings that are not a valid ${String(c.actual)}`,
   'unique-items-added': () => '`uniqueItems` switched on; arrays with repeated items that were valid are now rejected',

@@ -581,7 +581,9 @@ export class SchemaWalker {
     const alternatives = topLevelAlternatives(pattern);
     if (old.some((p) => alternatives.includes(p) || alternatives.includes(`(?:${p})`) || alternatives.includes(`(${p})`))) return;
     if (values && values.every((v) => typeof v !== 'string' || testPattern(pattern, v) === true)) return;
-    push(old.length > 0 ? 'pattern-changed' : 'pattern-added', 'pattern', { ...(old.length > 0 ? { expected: old[0] } : {}), actual: pattern });
+    // The format beside the pattern (zod writes both), for the message to name it instead of printing the pattern.
+    const params = typeof n.format === 'string' ? { format: n.format } : {};
+    push(old.length > 0 ? 'pattern-changed' : 'pattern-added', 'pattern', { ...(old.length > 0 ? { expected: old[0] } : {}), actual: pattern, params });
   }
 
   #items(objs: JsonSchemaObject[], n: JsonSchemaObject, at: At, out: Change[]): void {

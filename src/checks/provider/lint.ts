@@ -3,6 +3,7 @@ import { report, type Finding } from '../../report/rule.js';
 import { isStackOverflow, tooDeepAt, tooDeepMessage } from '../../schema/depth.js';
 import { joinPointer } from '../../schema/pointer.js';
 import { localRefFragment } from '../../schema/refs.js';
+import { descriptionPlace, toolPlace } from '../../tools/places.js';
 import type { ToolSpec } from '../../tools/types.js';
 import { InputError } from '../../util/errors.js';
 import { isRecord, show } from '../../util/values.js';
@@ -24,6 +25,9 @@ type Emit = (rule: ProviderRuleName, fact: Fact, detail: Detail) => void;
 
 const at = (path: string): string => (path === '' ? 'the root' : `\`${path}\``);
 
+/** A fix clause of a message ("drop the keyword") as the finding's `fix` ("Drop the keyword"). */
+const fixText = (clause: string): string => clause.charAt(0).toUpperCase() + clause.slice(1);
+
 const featureNames: Record<PatternFeature, string> = {
   backreference: 'a backreference',
   lookaround: 'lookaround',
@@ -32,6 +36,9 @@ const featureNames: Record<PatternFeature, string> = {
 
 /** Keywords whose boolean value is a flag on the parent, not a boolean subschema. */
 const booleanFlagKeywords = new Set(['additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems']);
+
+/** Rules about a tool's wording: they point at its description (descriptions.yaml when it has an entry there). */
+const wordingRules = new Set<ProviderRuleName>(['missing-description', 'description-empty', 'description-too-long']);
 
 /**
  * Lints tool definitions against one provider's profile. Checks are driven by the profile's
@@ -45,8 +52,10 @@ export function lintTools(tools: readonly ToolSpec[], provider: ProviderName): D
     (tool: ToolSpec | undefined): Emit =>
     (rule, fact, detail) => {
       const meta = providerRules[rule];
-      const place = tool === undefined ? {} : { tool: tool.name, ...(tool.origin.file === undefined ? {} : { file: tool.origin.file }) };
-      out.push(report(meta, { severity: fact.severity ?? meta.severity, provider, ...place, ...detail, url: fact.source }));
+      // The line a person edits: the description, the schema node, or the tool's name.
+      const where = tool === undefined ? {} : wordingRules.has(rule) ? descriptionPlace(tool) : toolPlace(tool, detail.schemaPath);
+      const place = tool === undefined ? {} : { tool: tool.name, ...where };
+      out.push(report(meta, { severity: fact.severity ?? meta.severity, provider, ...place, ...detail, url: fact.source ?? meta.url }));
     };
   for (const tool of tools) {
     // Tools read through normalizeTools are bounded already; this guards tools built by hand.
@@ -69,6 +78,7 @@ function lintTool(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
     if (!fact.pattern.test(tool.name)) {
       emit('name-invalid', fact, {
         message: `Unexpected tool name \`${tool.name}\` for ${p}, which ${fact.reason}; rename it to match \`${fact.expected}\``,
+        fix: `Rename the tool to match \`${fact.expected}\``,
         expected: fact.expected,
         actual: tool.name,
       });
@@ -162,6 +172,7 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
       reported.add(keyword);
       emit('unsupported-keyword', fact, {
         message: `Unexpected keyword \`${keyword}\` at ${at(path)} for ${p}, which ${fact.reason}; ${fact.fix}`,
+        fix: fixText(fact.fix),
         schemaPath: joinPointer(path, keyword),
         actual: value,
       });
@@ -174,6 +185,7 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
       reported.add(keyword);
       emit('unsupported-keyword', supported, {
         message: `Unexpected keyword \`${keyword}\` at ${at(path)} for ${p}, which ${supported.reason}; ${supported.fix}`,
+        fix: fixText(supported.fix),
         schemaPath: joinPointer(path, keyword),
         actual: node[keyword],
       });
@@ -197,6 +209,7 @@ function checkProperties(node: SchemaNode, path: string, profile: ProviderProfil
       if (fact.pattern.test(key)) continue;
       emit('property-name-invalid', fact, {
         message: `Unexpected property name \`${key}\` at ${at(joinPointer(path, 'properties', key))} for ${p}, which ${fact.reason}; rename it to match \`${fact.expected}\``,
+        fix: `Rename \`${key}\` to match \`${fact.expected}\`, and map it in the handler if the backend needs the old name`,
         schemaPath: joinPointer(path, 'properties', key),
         expected: fact.expected,
         actual: key,
@@ -255,6 +268,7 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
           : 'use primitive values and map them to objects in the handler';
       emit('enum-invalid', enumValues, {
         message: `Unexpected enum value \`${show(node.enum[bad], Infinity)}\` at ${at(path)} for ${p}, which ${enumValues.reason}; ${fix}`,
+        fix: fixText(fix),
         schemaPath: joinPointer(path, 'enum', bad),
         actual: node.enum[bad],
       });
@@ -268,6 +282,7 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
       const fix = nullablePair ? `use \`type: "${nonNull[0]}"\` with \`nullable: true\`` : 'use `anyOf` with one type a branch';
       emit('type-array', typeArrays, {
         message: `Unexpected type list \`${show(node.type, Infinity)}\` at ${at(path)} for ${p}, which ${typeArrays.reason}; ${fix}`,
+        fix: fixText(fix),
         schemaPath: joinPointer(path, 'type'),
         actual: node.type,
       });
@@ -355,6 +370,7 @@ function exceeded(limit: LimitFact, profile: ProviderProfile, count: number, pat
   const { noun, fix } = limitWording[limit.measure];
   emit('limit-exceeded', limit, {
     message: `Unexpected ${count} ${noun}${path === undefined ? '' : ` at ${at(path)}`} for \`${profile.name}\`, which ${limit.reason}; ${fix}`,
+    fix: fixText(fix),
     ...(path === undefined ? {} : { schemaPath: path }),
     expected: limit.max,
     actual: count,
