@@ -8,6 +8,9 @@ const config: Config = {
   testEnvironment: 'node',
   // Jest's default leaves one core idle; the CLI tests mostly wait on child processes.
   maxWorkers: '100%',
+  // Property tests and spawned CLIs take a second alone and several on a loaded CI machine;
+  // tests that prove something ends quickly measure that themselves.
+  testTimeout: 30_000,
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],

@@ -6,6 +6,7 @@
 //   node bench/run.js                 full run, readable table (several minutes, writes a 1 GB file)
 //   node bench/run.js --quick --json  small inputs, JSON only, under a minute
 //   --strict                          also exit 1 when a target is missed
+//   --only NAME[,NAME]                run only these benchmarks (e.g. --only install-size)
 //
 // Exit codes: 0 done, 1 a benchmark's two sides did not do the same work (or --strict and a
 // target missed), 2 cannot run (no dist/, no python3 + jsonschema).
@@ -21,6 +22,9 @@ import { benchTools } from './lib/tools.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
+// `--only NAME[,NAME]` runs just those benchmarks.
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1]?.split(',')) : undefined;
 const quick = args.has('--quick');
 const asJson = args.has('--json');
 const strict = args.has('--strict');
@@ -420,6 +424,7 @@ const started = performance.now();
     ...(quick ? [] : [['recorded-peak-rss', peakRss]]),
   ];
   for (const [name, run] of benchmarks) {
+    if (only && !only.has(name)) continue;
     try {
       await run();
     } catch (error) {

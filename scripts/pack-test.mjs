@@ -127,6 +127,17 @@ You manage {{user}}'s calendar.
   edit(join(ts, 'prompts/examples/calendar.yaml'), 'minutes: 15', 'minutes: 1');
   step('ts: a stale example fails check at its YAML line', 'npx', ['prompt-contract', 'check'], ts, { code: 1, expect: /prompts\/examples\/calendar\.yaml\n\s+3:\d+\s+error/ });
   step('ts: a stale example fails npm test', 'npm', ['test'], ts, { code: 1, env: { CI: 'true' }, expect: /example\/invalid-arguments/ });
+
+  // 3. Vitest: the same suite through prompt-contract/vitest, with Vitest's own -u and CI.
+  const vt = join(work, 'vitest-project');
+  write(vt, { 'package.json': `${JSON.stringify({ name: 'vitest-agent', version: '1.0.0', private: true, type: 'module', scripts: { test: 'vitest run' } }, null, 2)}\n` });
+  step('vitest: npm install the tarball and vitest', 'npm', [...npmInstall, tarball, 'vitest'], vt);
+  step('vitest: npx prompt-contract init finds Vitest', 'npx', ['prompt-contract', 'init'], vt, { expect: /Vitest: the test uses prompt-contract\/vitest/ });
+  step('vitest: a CI run with no snapshots fails and writes none', 'npm', ['test'], vt, { code: 1, env: { CI: 'true' }, expect: /none was written/ });
+  step('vitest: npm test -- -u writes them', 'npm', ['test', '--', '-u'], vt, { env: { CI: '' }, expect: /Snapshots\s+2 written/ });
+  step('vitest: npm test under CI passes on them', 'npm', ['test'], vt, { env: { CI: 'true' } });
+  edit(join(vt, 'prompts/examples/assistant.yaml'), 'unit: fahrenheit', 'unit: kelvin');
+  step('vitest: a stale example fails npm test', 'npm', ['test'], vt, { code: 1, env: { CI: 'true' }, expect: /example\/invalid-arguments/ });
 } catch (error) {
   failed++;
   console.log(`FAIL  ${error instanceof Error ? error.message : String(error)}`);

@@ -14,8 +14,8 @@ export interface InitStep {
 
 export interface InitResult {
   steps: InitStep[];
-  /** What was found in the project and shaped the files: zod, existing tool modules, Jest. */
-  detected: { zod: boolean; jest: boolean; typescript: boolean; toolModules: string[] };
+  /** What was found in the project and shaped the files: zod, existing tool modules, the test runner. */
+  detected: { zod: boolean; jest: boolean; vitest: boolean; typescript: boolean; toolModules: string[] };
   /** What the user does next, one command or sentence a line. */
   next: string[];
 }
@@ -69,7 +69,7 @@ function findToolModules(dir: string): string[] {
 }
 
 /** The scaffold's files, keyed by path; the content depends on whether zod is there. */
-function scaffold(options: { zod: boolean; testDir: string; toolModules: string[] }): Map<string, string> {
+function scaffold(options: { zod: boolean; vitest: boolean; testDir: string; toolModules: string[] }): Map<string, string> {
   const files = new Map<string, string>();
   const toolsLine = options.zod ? "import { tools } from './prompts/tools.mjs';\n" : '';
   const found = options.toolModules.length > 0 ? `  // Found in this project, maybe your own tool definitions: ${options.toolModules.join(', ')}.\n  // Point \`tools\` at them (an array in any provider shape, or a JSON tools file).\n` : '';
@@ -185,7 +185,7 @@ cases:
   );
   files.set(
     `${options.testDir}/prompts.contract.test.mjs`,
-    `import { contractSuite } from 'prompt-contract/jest';
+    `import { contractSuite } from 'prompt-contract/${options.vitest ? 'vitest' : 'jest'}';
 
 // One test per prompt and case (snapshot and tool-call examples), then every other contract check.
 await contractSuite();
@@ -205,13 +205,15 @@ export function initProject(dir: string): InitResult {
   const pkg = readPackageJson(dir);
   const zod = depends(pkg?.value, 'zod');
   const jest = depends(pkg?.value, 'jest');
+  // A project that runs Vitest (and not Jest) gets the Vitest suite and no Jest config.
+  const vitest = depends(pkg?.value, 'vitest') && !jest;
   const typescript = depends(pkg?.value, 'typescript') || existsSync(join(dir, 'tsconfig.json'));
   const toolModules = findToolModules(dir);
   const testDir = ['test', 'tests', '__tests__'].find((d) => existsSync(join(dir, d))) ?? 'test';
   const steps: InitStep[] = [];
 
   const existingConfig = configFileNames.find((name) => existsSync(join(dir, name)));
-  const files = scaffold({ zod, testDir, toolModules });
+  const files = scaffold({ zod, vitest, testDir, toolModules });
   if (existingConfig !== undefined) files.delete('prompt-contract.config.mjs');
   // A module folder that already exists belongs to the user: add nothing to it.
   const promptsTaken = existsSync(join(dir, 'prompts')) && readdirSync(join(dir, 'prompts')).length > 0;
@@ -232,7 +234,9 @@ export function initProject(dir: string): InitResult {
   }
 
   const jestConfig = jestConfigNames.find((name) => existsSync(join(dir, name)));
-  if (jestConfig === undefined && pkg?.value.jest === undefined) {
+  if (vitest) {
+    // Vitest needs no config for ES modules or TypeScript.
+  } else if (jestConfig === undefined && pkg?.value.jest === undefined) {
     const file = 'jest.config.mjs';
     writeFileSync(join(dir, file), "import { promptContractJestConfig } from 'prompt-contract/jest-config';\n\nexport default promptContractJestConfig();\n", { flag: 'wx' });
     steps.push({ file, action: 'created' });
@@ -246,28 +250,29 @@ export function initProject(dir: string): InitResult {
     steps.push({ file: 'package.json', action: 'created', note: `with the test script \`${jestTestScript}\`` });
   } else {
     const current = pkg.value.scripts?.test;
+    const script = vitest ? 'vitest run' : jestTestScript;
     if (current === undefined || npmPlaceholderTest.test(current)) {
-      const updated = { ...pkg.value, scripts: { ...pkg.value.scripts, test: jestTestScript } };
+      const updated = { ...pkg.value, scripts: { ...pkg.value.scripts, test: script } };
       const indent = /^[ \t]+/m.exec(pkg.text)?.[0] ?? '  ';
       writeFileSync(join(dir, 'package.json'), `${JSON.stringify(updated, null, indent)}\n`);
-      steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${jestTestScript}\`` });
-    } else if (!current.includes('--experimental-vm-modules') && !/NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(current)) {
+      steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${script}\`` });
+    } else if (!vitest && !current.includes('--experimental-vm-modules') && !/NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(current)) {
       steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
       next.push(`Jest must run with Node's VM modules on: run it as \`${jestTestScript}\` (or set NODE_OPTIONS=--experimental-vm-modules)`);
     } else steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
   }
 
-  if (!jest) next.push('npm install --save-dev jest');
+  if (!jest && !vitest) next.push('npm install --save-dev jest');
   next.push('npm test                     # writes snapshots/ on this first local run');
   next.push('npx prompt-contract check    # the same checks, from the command line');
   next.push('git add prompt-contract.config.mjs prompts snapshots && git commit   # review the snapshots first');
-  return { steps, detected: { zod, jest, typescript, toolModules }, next };
+  return { steps, detected: { zod, jest, vitest, typescript, toolModules }, next };
 }
 
 /** The report `prompt-contract init` prints. */
 export function formatInit(result: InitResult): string {
   const lines = result.steps.map((s) => `  ${s.action.padEnd(8)} ${s.file}${s.note === undefined ? '' : `  (${s.note})`}`);
-  const found = [result.detected.zod ? 'zod: the tool is defined with defineTool' : 'no zod: the tool is a JSON Schema file'];
+  const found = [result.detected.zod ? 'zod: the tool is defined with defineTool' : 'no zod: the tool is a JSON Schema file', result.detected.vitest ? 'Vitest: the test uses prompt-contract/vitest' : 'Jest: the test uses prompt-contract/jest'];
   if (result.detected.toolModules.length > 0) found.push(`possible tool modules: ${result.detected.toolModules.join(', ')}`);
   return `prompt-contract init\n${lines.join('\n')}\n\nFound: ${found.join('; ')}.\n\nNext:\n${result.next.map((n) => `  ${n}`).join('\n')}\n`;
 }

@@ -113,4 +113,18 @@ describe('prompt-contract init', () => {
       p.remove();
     }
   });
+
+  test('a Vitest project gets the Vitest suite, no Jest config and `vitest run`', () => {
+    const p = project({ 'package.json': JSON.stringify({ devDependencies: { vitest: '^4.0.0' } }) });
+    try {
+      const result = initProject(p.dir);
+      expect(result.detected.vitest).toBe(true);
+      expect(p.read('test/prompts.contract.test.mjs')).toContain("from 'prompt-contract/vitest'");
+      expect(existsSync(join(p.dir, 'jest.config.mjs'))).toBe(false);
+      expect(JSON.parse(p.read('package.json')).scripts.test).toBe('vitest run');
+      expect(result.next).not.toContain('npm install --save-dev jest');
+    } finally {
+      p.remove();
+    }
+  });
 });

@@ -47,8 +47,24 @@ test('a wording change fails a local run with its line diff and leaves the snaps
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/-Orders that have shipped cannot be cancelled or re-addressed/);
     expect(run.out).toMatch(/\+Orders that have shipped can no longer be cancelled or re-addressed/);
-    expect(run.out).toContain('Jest command with `-u`');
+    expect(run.out).toContain("test command with `-u`");
     expect(demo.read('snapshots/order_triage/cancellation.txt')).toBe(before);
+  } finally {
+    demo.remove();
+  }
+});
+
+test('a template that cannot compile fails the suite at its file, line and column, with the lines around it', () => {
+  const demo = project();
+  try {
+    demo.edit('prompts/refund_agent.prompt', '{{#each examples}}', '{{#each examples}}{{#if title}}');
+    const lines = demo.read('prompts/refund_agent.prompt').split('\n');
+    const opened = lines.findIndex((l) => l.includes('{{#if title}}')) + 1;
+    const closed = lines.findIndex((l, i) => i >= opened && l.startsWith('{{/each}}')) + 1;
+    const run = jest(demo.dir, ['--ci'], { CI: 'true' });
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(`prompts/refund_agent.prompt:${closed}:1: \`{{/each}}\` closes \`{{#if title}}\`, opened at line ${opened}; expected \`{{/if}}\` before it (render/syntax)`);
+    expect(run.out).toMatch(new RegExp(`> ${closed} \\| \\{\\{/each\\}\\}`));
   } finally {
     demo.remove();
   }

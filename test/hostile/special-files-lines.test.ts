@@ -102,4 +102,5 @@ test('forEachLine reports each line, or its length when over the cap, exactly as
     }),
     { numRuns: 400 },
   );
-});
+  // 400 files written and read twice: about a second alone, several on a loaded CI machine.
+}, 30_000);

@@ -85,7 +85,7 @@ describe('toMatchPromptSnapshot', () => {
     const dir = fresh();
     const result = promptMatchers.toMatchPromptSnapshot.call({ snapshotState: state('none'), utils }, rendered('Hi'), { dir });
     expect(result.pass).toBe(false);
-    expect(result.message()).toMatch(/never written with --ci[\s\S]*Jest command with `-u`/);
+    expect(result.message()).toMatch(/never written with --ci[\s\S]*test command with `-u`/);
     expect(readdirSync(dir)).toEqual([]);
   });
 
