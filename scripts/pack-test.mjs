@@ -85,6 +85,7 @@ try {
   step('js: no native module was compiled', 'node', ['-e', "const fs=require('fs');const walk=d=>fs.readdirSync(d,{withFileTypes:true}).flatMap(e=>e.isDirectory()?walk(d+'/'+e.name):/[\\/]build[\\/](Release|Debug)[\\/].*\\.node$/.test(d+'/'+e.name)?[d+'/'+e.name]:[]);const n=walk('node_modules');if(n.length){console.log(n.join(' '));process.exit(1)}"], js);
   edit(join(js, 'prompts/examples/assistant.yaml'), 'unit: fahrenheit', 'unit: kelvin');
   step('js: a stale example fails check', 'npx', ['prompt-contract', 'check'], js, { code: 1, expect: /example\/invalid-arguments/ });
+  step('js: check --format github annotates it', 'npx', ['prompt-contract', 'check', '--format', 'github'], js, { code: 1, expect: /^::error file=prompts\/examples\/assistant\.yaml,line=\d+,col=\d+,title=example\/invalid-arguments \(get_weather\)::/m });
   step('js: a stale example fails npm test', 'npm', ['test'], js, { code: 1, env: { CI: 'true' }, expect: /assistant\.yaml/ });
 
   // 2. TypeScript: a .ts config, zod tools, ts-jest through the shipped Jest config helper.

@@ -2,7 +2,7 @@ import { loadPromptModule, type PromptModule } from '../../src/render/module.js'
 import { renderCase, renderDataItems } from '../../src/render/render.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 import { InputError } from '../../src/util/errors.js';
-import { lookupOrder, scratch } from './helpers.js';
+import { lookupOrder, scratch, thrown } from './helpers.js';
 
 // Issue #11: an error that stops a run names the file, the line and column counted from the
 // start of that file, and what was expected there in the words of a template author.
@@ -35,16 +35,6 @@ function pos(text: string, needle: string, from = 0): { line: number; column: nu
   if (at === -1) throw new Error(`${needle} not found`);
   const before = text.slice(0, at).split('\n');
   return { line: before.length, column: before.at(-1)!.length + 1 };
-}
-
-function thrown(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
 }
 
 /** The error of rendering case `one` of a prompt `p` whose body is `body`, after the ten-line frontmatter. */

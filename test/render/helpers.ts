@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { InputError } from '../../src/util/errors.js';
 
 /** Writes a tree of files (path -> text) into a fresh temporary folder and returns it. */
 export function scratch(files: Record<string, string>): string {
@@ -21,3 +22,14 @@ export const lookupOrder = {
     required: ['order_id'],
   },
 };
+
+/** The InputError `fn` throws; anything else thrown, or nothing, fails the test. */
+export function thrown(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('expected an InputError');
+}

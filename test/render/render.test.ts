@@ -4,8 +4,7 @@ import { loadPromptModule } from '../../src/render/module.js';
 import { listCases, renderCase, renderDataItems } from '../../src/render/render.js';
 import { locateInstance } from '../../src/render/source-map.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
-import { InputError } from '../../src/util/errors.js';
-import { lookupOrder, scratch } from './helpers.js';
+import { lookupOrder, scratch, thrown } from './helpers.js';
 
 const registry = new Map(normalizeTools([lookupOrder]).map((t) => [t.name, t]));
 
@@ -14,16 +13,6 @@ function lineOf(text: string, needle: string, from = 0): number {
   const at = text.indexOf(needle, from);
   if (at === -1) throw new Error(`${needle} not found`);
   return text.slice(0, at).split('\n').length;
-}
-
-function thrown(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
 }
 
 const base = {
