@@ -192,7 +192,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const strict = config.strictExamples === true;
   const baselineFile = toolsBaselineFile(config.snapshots);
   const expected = new Set<string>([baselineFile]);
-  const against = options.against ?? run.defaultAgainst();
+  const against = options.against !== undefined ? { ref: options.against, from: 'the `against` option' } : run.defaultAgainst();
+  const at = against === undefined ? '' : ` at \`${against.ref}\``;
 
   // Curated examples and stub entries are checked once, on their own; a case that renders a
   // stale one names it there instead of failing a second time. Cases note which they showed.
@@ -270,20 +271,20 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       settle('Curated examples or retrieval stubs do not match the current tool schemas:', labelled, []);
     });
 
-    test(`tool definitions keep backward compatibility with the baseline ${project.display(baselineFile)}${against === undefined ? '' : ` at \`${against}\``}`, async () => {
+    test(`tool definitions keep backward compatibility with the baseline ${project.display(baselineFile)}${at}`, async () => {
       const state = snapshotState();
       const mode = updateMode(state);
       // Under -u too: accepting a wording change must not accept a breaking change with it.
       // A break is accepted only by a policy `ignore` entry that says why; until then the
       // baseline is not rewritten, so the next run still sees the break.
-      const old = run.baselineTools(project, against);
+      const old = run.baselineTools(project, against?.ref, against?.from);
       const breaks = old ? await policy(await run.diffWithWitnesses(old, tools, config.recorded ?? [], project)) : [];
       const blocked = breaks.some((d) => d.severity === 'error');
       const result = reconcile(baselineFile, formatToolsBaseline(tools), blocked && mode === 'all' ? 'none' : mode);
       count(state, result);
       const failures: string[] = [];
       try {
-        settle(`Breaking changes against ${project.display(baselineFile)}${against === undefined ? '' : ` at \`${against}\``}: keep the old behaviour, or accept each one with a policy \`ignore\` entry that says why (\`-u\` alone does not accept them):`, breaks, reported);
+        settle(`Breaking changes against ${project.display(baselineFile)}${at}: keep the old behaviour, or accept each one with a policy \`ignore\` entry that says why (\`-u\` alone does not accept them):`, breaks, reported);
       } catch (error) {
         failures.push((error as Error).message);
       }
@@ -322,8 +323,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
 
     test('the snapshots folder holds only current snapshots', async () => {
       const mode = updateMode(snapshotState());
-      const found = await policy(run.snapshotFolderFindings(project, expected));
       const scan = scanSnapshots(config.snapshots, expected);
+      const found = await policy(run.snapshotFolderFindings(project, expected, scan));
       // Files prompt-contract did not write are named, never touched, in every mode.
       if (mode === 'all') {
         removeLeftovers(config.snapshots, scan.leftovers);

@@ -64,8 +64,7 @@ function git(project: Project, args: string[], what: string, shown: string): str
  * `--end-of-options`, and one that starts with `-` is refused first: it would otherwise be
  * read as an option (`--output=FILE` writes a file).
  */
-export function resolveRevision(project: Project, ref: string, shown: string): string {
-  const from = ref === process.env.PROMPT_CONTRACT_AGAINST ? 'PROMPT_CONTRACT_AGAINST' : process.env.GITHUB_BASE_REF !== undefined && ref === `origin/${process.env.GITHUB_BASE_REF}` ? 'GITHUB_BASE_REF' : '--against';
+export function resolveRevision(project: Project, ref: string, shown: string, from = '--against'): string {
   if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) {
     throw new InputError('usage', `Unexpected ${from} ${JSON.stringify(ref)}: expected a git revision such as \`main\`, \`v1.2.0\` or \`HEAD~1\`, which never starts with \`-\``);
   }
@@ -81,7 +80,7 @@ export function resolveRevision(project: Project, ref: string, shown: string): s
  * a git ref (`--against`). Undefined when the working tree has none yet, or holds a
  * `tools.json` that prompt-contract did not write (`check` reports that; it is no baseline).
  */
-export function baselineTools(project: Project, ref?: string): ToolSpec[] | undefined {
+export function baselineTools(project: Project, ref?: string, from?: string): ToolSpec[] | undefined {
   const file = toolsBaselineFile(project.config.snapshots);
   const shown = project.display(file);
   if (ref === undefined) {
@@ -94,7 +93,7 @@ export function baselineTools(project: Project, ref?: string): ToolSpec[] | unde
     }
     return ownsText(file, text) ? readToolsFile(file, shown) : undefined;
   }
-  const commit = resolveRevision(project, ref, shown);
+  const commit = resolveRevision(project, ref, shown, from);
   // `COMMIT:./path` is resolved by git relative to the working directory, so a project in a subfolder of its repository works.
   const text = git(project, ['show', '--end-of-options', `${commit}:./${relative(project.config.root, file)}`], `Cannot read the tools baseline at \`${ref}\``, shown);
   try {
@@ -111,8 +110,7 @@ export function checkProjectSnapshots(project: Project): void {
 }
 
 /** Findings for what else lies in the snapshots folder: obsolete snapshots, foreign files, interrupted writes. */
-export function snapshotFolderFindings(project: Project, expected: ReadonlySet<string>): Diagnostic[] {
-  const scan = scanSnapshots(project.config.snapshots, expected);
+export function snapshotFolderFindings(project: Project, expected: ReadonlySet<string>, scan = scanSnapshots(project.config.snapshots, expected)): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const file of scan.obsolete) {
     out.push(report(snapshotRules.obsolete, { message: 'Obsolete snapshot: no prompt and case renders it; your test command with `-u` removes it', file: project.display(file), fix: SNAPSHOT_FIX.obsolete }));
@@ -168,10 +166,16 @@ export function snapshotFindings(result: SnapshotResult, what?: { prompt: string
  * environment names a base branch (`PROMPT_CONTRACT_AGAINST`, or GitHub's `GITHUB_BASE_REF`):
  * a `snapshots/tools.json` rewritten in the same pull request then cannot hide a break.
  */
-export function defaultAgainst(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.PROMPT_CONTRACT_AGAINST) return env.PROMPT_CONTRACT_AGAINST;
-  if (env.GITHUB_BASE_REF) return `origin/${env.GITHUB_BASE_REF}`;
+export function defaultAgainst(env: NodeJS.ProcessEnv = process.env): Revision | undefined {
+  if (env.PROMPT_CONTRACT_AGAINST) return { ref: env.PROMPT_CONTRACT_AGAINST, from: 'PROMPT_CONTRACT_AGAINST' };
+  if (env.GITHUB_BASE_REF) return { ref: `origin/${env.GITHUB_BASE_REF}`, from: 'GITHUB_BASE_REF' };
   return undefined;
+}
+
+/** A git revision to compare with, and what named it (an option or an environment variable), for messages. */
+export interface Revision {
+  ref: string;
+  from: string;
 }
 
 export interface CheckOptions {
@@ -188,8 +192,8 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
 
   checkProjectSnapshots(project);
   // A revision that cannot be used stops the run before any work is done.
-  const against = options.against ?? defaultAgainst();
-  if (against !== undefined) resolveRevision(project, against, project.display(toolsBaselineFile(config.snapshots)));
+  const against = options.against !== undefined ? { ref: options.against, from: '--against' } : defaultAgainst();
+  if (against !== undefined) resolveRevision(project, against.ref, project.display(toolsBaselineFile(config.snapshots)), against.from);
   const { formatSnapshot, formatToolsBaseline } = await import('../snapshot/format.js');
   const expected = new Set<string>();
   const baselineFile = toolsBaselineFile(config.snapshots);
@@ -218,7 +222,7 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
     const handlerSchemas = await handlerSchemasOf(tools);
     for (const source of config.persisted) out.push(...(await checkPersisted(tools, readPersistedCalls(source), handlerSchemas, { compiler })));
   }
-  const old = baselineTools(project, against);
+  const old = baselineTools(project, against?.ref, against?.from);
   if (old) out.push(...(await diffWithWitnesses(old, tools, config.recorded ?? [], project)));
   if (config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
 
