@@ -6,6 +6,7 @@ import type { ToolCallExample } from '../extract/types.js';
 import { exampleRules } from '../extract/rules.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { report } from '../report/rule.js';
+import { schemaProblems } from '../schema/problems.js';
 import { SchemaCompiler, type Validator } from '../schema/validator.js';
 import type { ToolSpec } from '../tools/types.js';
 import { suggestName } from '../util/suggest.js';
@@ -63,7 +64,18 @@ export function checkExamples(examples: readonly ToolCallExample[], tools: reado
     if (v instanceof Error) {
       if (!reportedUnchecked.has(tool)) {
         reportedUnchecked.add(tool);
-        out.push(report(exampleRules.unchecked, { ...where, tool: tool.name, message: `Unexpected schema of \`${tool.name}\` that does not compile (${v.message}), expected a valid JSON Schema; its examples are not checked` }));
+        // The keyword that is wrong, as the provider lint and recorded-call validation name it.
+        const problems = schemaProblems(tool.inputSchema);
+        const first = problems[0];
+        const why = first === undefined ? `Unexpected schema that does not compile (${v.message}), expected a valid JSON Schema` : first.message;
+        const more = problems.length > 1 ? `, and ${problems.length - 1} more (\`prompt-contract lint\` lists them)` : '';
+        out.push(report(exampleRules.unchecked, {
+          ...where,
+          tool: tool.name,
+          ...(first === undefined ? {} : { schemaPath: first.pointer, expected: first.expected, actual: first.actual }),
+          message: `Examples of \`${tool.name}\` are not checked, because its input schema does not compile: ${why}${more}`,
+          fix: `Make the input schema of \`${tool.name}\` valid JSON Schema${first?.fix === undefined ? '' : ` (${first.fix})`}; its examples are checked on the next run`,
+        }));
       }
       return;
     }

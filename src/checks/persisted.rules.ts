@@ -22,6 +22,11 @@ export const persistedRules = defineRules('persisted', {
     description: 'A row whose message is not JSON or holds no message or tool call; it is reported and the run goes on.',
     fix: 'Find out what wrote the row: a corrupt stored message breaks the resume of its conversation too',
   },
+  'unchecked-schema': {
+    severity: 'error',
+    description: 'Stored calls to a tool whose input schema does not compile (not valid JSON Schema): they are counted and listed, not checked; the calls to every other tool are validated as usual.',
+    fix: "Make the tool's input schema valid JSON Schema (`prompt-contract lint` points at each wrong keyword); its stored calls are checked on the next run",
+  },
   'unsupported-pattern': {
     severity: 'warning',
     description: 'A schema pattern the linear-time regex engine cannot run; stored calls are validated without it.',

@@ -134,8 +134,8 @@ export async function validateRecordedFiles(
   }
   // This thread only merges counts: it needs the tool names, not compiled validators, so it
   // does not compile schemas a second time while the workers compile theirs (a shared
-  // compiler that has them cached is used as is). A schema that does not compile is
-  // reported by the first worker, with the same InputError.
+  // compiler that has them cached is used as is). Calls to a tool whose schema does not
+  // compile come back from the workers as unchecked groups, merged like the rest.
   const accumulator = new RecordedAccumulator(tools, { ...accumulatorOptions, compiler: opts.compiler ?? mergeOnlyCompiler() });
   const data: RecordedWorkerData = {
     // Plain data only: a handler may hold a zod schema, which cannot cross threads (and recorded calls do not use it).

@@ -22,6 +22,11 @@ export const recordedRules = defineRules('recorded', {
     description: 'A JSONL line longer than the line cap (16 MiB by default); it is reported without being read, and the rest of the file is read as usual.',
     fix: 'Log tool calls without their bulk (truncate large arguments), or raise `maxLineBytes` if such lines are legitimate',
   },
+  'unchecked-schema': {
+    severity: 'error',
+    description: 'Recorded calls to a tool whose input schema does not compile (not valid JSON Schema): they are counted and listed, not checked; the calls to every other tool are validated as usual.',
+    fix: "Make the tool's input schema valid JSON Schema (`prompt-contract lint` points at each wrong keyword); its calls are checked on the next run",
+  },
   'unsupported-pattern': {
     severity: 'warning',
     description: 'A `pattern` in a tool schema needs a backtracking regex engine (backreferences, lookaround), so recorded calls are validated without it.',

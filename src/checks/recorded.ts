@@ -2,6 +2,7 @@ import type { Diagnostic, Witness } from '../report/diagnostic.js';
 import { report, type RuleMeta } from '../report/rule.js';
 import { formatCondition, showPattern } from '../schema/formats.js';
 import { unescapeSegment } from '../schema/pointer.js';
+import { schemaProblems } from '../schema/problems.js';
 import { SchemaCompiler, type SchemaPlace, type Validator } from '../schema/validator.js';
 import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types.js';
 import { toolPlace } from '../tools/places.js';
@@ -76,6 +77,23 @@ export interface AccumulatorState {
   corruptCount: number;
   /** Schema patterns validation skipped (the linear-time engine cannot run them), by tool. */
   skipped: SkippedGroup[];
+  /** Calls to tools whose input schema does not compile, which are counted but not checked. */
+  unchecked: UncheckedGroup[];
+}
+
+/** Calls to one tool whose input schema does not compile: counted, not checked. */
+export interface UncheckedGroup {
+  tool: string;
+  /** Where the schema first goes wrong (a JSON Pointer into it) and why, in the house message grammar. */
+  schemaPath: string;
+  problem: string;
+  /** How many places of the schema are wrong. */
+  problems: number;
+  fix?: string;
+  count: number;
+  witnesses: Witness[];
+  source: string | null;
+  line?: number;
 }
 
 /** A schema pattern the accumulator's validators skip. */
@@ -91,7 +109,10 @@ interface CompiledTool {
   name: string;
   /** The definition, for the place a finding about its schema points at. */
   spec: ToolSpec;
-  schema: Validator;
+  /** Undefined when the input schema does not compile: its calls are counted as unchecked (see `unchecked`). */
+  schema: Validator | undefined;
+  /** Why the input schema does not compile, when it does not. */
+  unchecked?: Pick<UncheckedGroup, 'schemaPath' | 'problem' | 'problems' | 'fix'>;
   handler: Validator | undefined;
   /** Readable calls to this tool counted so far. */
   calls: number;
@@ -185,16 +206,28 @@ function list(witnesses: readonly Witness[], total: number): string {
   return total > witnesses.length ? `${shown}, and ${count(total - witnesses.length)} more` : shown;
 }
 
+// `unchecked`: calls to a tool whose schema does not compile are counted and listed, not checked.
 const ruleSets = {
-  recorded: { invalid: recordedRules.invalid, handler: undefined, unknown: recordedRules['unknown-tool'], corrupt: recordedRules.corrupt, skipped: recordedRules['unsupported-pattern'] },
+  recorded: {
+    invalid: recordedRules.invalid,
+    handler: undefined,
+    unknown: recordedRules['unknown-tool'],
+    corrupt: recordedRules.corrupt,
+    skipped: recordedRules['unsupported-pattern'],
+    unchecked: recordedRules['unchecked-schema'],
+  },
   persisted: {
     invalid: persistedRules.invalid,
     handler: persistedRules['handler-rejects'],
     unknown: persistedRules['unknown-tool'],
     corrupt: persistedRules.corrupt,
     skipped: persistedRules['unsupported-pattern'],
+    unchecked: persistedRules['unchecked-schema'],
   },
-} satisfies Record<ObservedKind, { invalid: RuleMeta; handler: RuleMeta | undefined; unknown: RuleMeta; corrupt: RuleMeta; skipped: RuleMeta | undefined }>;
+} satisfies Record<
+  ObservedKind,
+  { invalid: RuleMeta; handler: RuleMeta | undefined; unknown: RuleMeta; corrupt: RuleMeta; skipped: RuleMeta | undefined; unchecked: RuleMeta | undefined }
+>;
 
 const NONE = Symbol('none');
 
@@ -217,6 +250,7 @@ export class RecordedAccumulator {
   readonly #unknown = new Map<string, UnknownToolGroup>();
   readonly #corrupt: CorruptRecord[] = [];
   readonly #skipped = new Map<string, SkippedGroup>();
+  readonly #unchecked = new Map<string, UncheckedGroup>();
   #corruptCount = 0;
   #calls = 0;
 
@@ -225,20 +259,39 @@ export class RecordedAccumulator {
     this.#maxWitnesses = options.maxWitnesses ?? 5;
     this.#maxCorrupt = options.maxCorrupt ?? 20;
     const compiler = options.compiler ?? new SchemaCompiler();
+    const cannotRun = (error: unknown, tool: string, what: string): InputError =>
+      new InputError('config/invalid-schema', `The ${what} of tool \`${tool}\` does not compile (${errorMessage(error)}); expected a valid JSON Schema`, {}, { cause: error });
     const compile = (schema: JsonSchemaObject, tool: string, what: string): Validator => {
       try {
         return compiler.compile(schema);
       } catch (error) {
-        throw new InputError('config/invalid-schema', `The ${what} of tool \`${tool}\` does not compile (${errorMessage(error)}); expected a valid JSON Schema`, {}, { cause: error });
+        throw cannotRun(error, tool, what);
       }
     };
+    // Recorded calls to a tool whose schema does not compile are counted and reported as
+    // unchecked; the other tools' calls are still validated (the provider lint reports the schema).
+    const canSkip = ruleSets[this.kind].unchecked !== undefined;
     for (const tool of tools) {
       const handlerSchema =
         this.kind === 'persisted' ? (options.handlerSchemas?.get(tool.name) ?? (tool.handler?.kind === 'json-schema' ? tool.handler.schema : undefined)) : undefined;
+      let schema: Validator | undefined;
+      let unchecked: CompiledTool['unchecked'];
+      try {
+        schema = compiler.compile(tool.inputSchema);
+      } catch (error) {
+        if (!canSkip) throw cannotRun(error, tool.name, 'input schema');
+        const problems = schemaProblems(tool.inputSchema);
+        const first = problems[0];
+        unchecked =
+          first === undefined
+            ? { schemaPath: '', problem: `Unexpected input schema that does not compile (${errorMessage(error)}), expected a valid JSON Schema`, problems: 1 }
+            : { schemaPath: first.pointer, problem: first.message, problems: problems.length, ...(first.fix === undefined ? {} : { fix: first.fix }) };
+      }
       this.#tools.set(tool.name, {
         name: tool.name,
         spec: tool,
-        schema: compile(tool.inputSchema, tool.name, 'input schema'),
+        schema,
+        ...(unchecked === undefined ? {} : { unchecked }),
         handler: handlerSchema === undefined ? undefined : compile(handlerSchema, tool.name, 'handler argument schema'),
         calls: 0,
       });
@@ -279,6 +332,10 @@ export class RecordedAccumulator {
       return;
     }
     tool.calls++;
+    if (tool.schema === undefined) {
+      this.#uncheckedCall(tool, item);
+      return;
+    }
     if (failed || !tool.schema(item.arguments)) this.#fail('schema', item, tool.schema);
     if (tool.handler !== undefined && !tool.handler(item.arguments)) this.#fail('handler', item, tool.handler);
   }
@@ -292,7 +349,7 @@ export class RecordedAccumulator {
    */
   addValid(name: string, args: unknown): boolean {
     const tool = this.#find(name);
-    if (tool === undefined || tool.handler !== undefined) return false;
+    if (tool === undefined || tool.handler !== undefined || tool.schema === undefined) return false;
     if (!tool.schema(args)) {
       this.#failedArgs = args;
       return false;
@@ -314,6 +371,18 @@ export class RecordedAccumulator {
       group = { name: call.name, count: 0, witnesses: [], source: call.where.source };
       if (call.where.line !== undefined) group.line = call.where.line;
       this.#unknown.set(call.name, group);
+    }
+    group.count++;
+    if (group.source !== call.where.source) group.source = null;
+    if (group.witnesses.length < this.#maxWitnesses) group.witnesses.push(this.#witness(call));
+  }
+
+  #uncheckedCall(tool: CompiledTool, call: RecordedCall): void {
+    let group = this.#unchecked.get(tool.name);
+    if (group === undefined) {
+      group = { tool: tool.name, ...tool.unchecked!, count: 0, witnesses: [], source: call.where.source };
+      if (call.where.line !== undefined) group.line = call.where.line;
+      this.#unchecked.set(tool.name, group);
     }
     group.count++;
     if (group.source !== call.where.source) group.source = null;
@@ -369,6 +438,7 @@ export class RecordedAccumulator {
       corrupt: [...this.#corrupt],
       corruptCount: this.#corruptCount,
       skipped: [...this.#skipped.values()],
+      unchecked: [...this.#unchecked.values()].map(copy),
     };
   }
 
@@ -394,13 +464,14 @@ export class RecordedAccumulator {
     };
     for (const g of state.failures) mergeInto(this.#failures, `${g.against}\0${g.tool}\0${g.keyword}\0${g.instancePath}`, g);
     for (const g of state.unknown) mergeInto(this.#unknown, g.name, g);
+    for (const g of state.unchecked) mergeInto(this.#unchecked, g.tool, g);
     for (const record of state.corrupt) if (this.#corrupt.length < this.#maxCorrupt) this.#corrupt.push(record);
     this.#corruptCount += state.corruptCount;
     for (const group of state.skipped) this.#addSkipped(group);
     return this;
   }
 
-  /** The findings, in a stable order: schema failures, handler rejections, unknown tools, unreadable records. */
+  /** The findings, in a stable order: schema failures, handler rejections, calls not checked, unknown tools, unreadable records. */
   toDiagnostics(): Diagnostic[] {
     const rules = ruleSets[this.kind];
     const noun = this.kind;
@@ -442,6 +513,27 @@ export class RecordedAccumulator {
           fix,
         }),
       );
+    }
+    if (rules.unchecked !== undefined) {
+      for (const g of [...this.#unchecked.values()].sort((a, b) => a.tool.localeCompare(b.tool))) {
+        const spec = this.#tools.get(g.tool)?.spec;
+        // The place to fix is the schema: the offending keyword in the tools file, else the first call.
+        const schemaPlace = spec === undefined ? {} : toolPlace(spec, g.schemaPath);
+        const callPlace = g.source !== null ? { file: g.source, ...(g.line === undefined ? {} : { line: g.line }) } : {};
+        const more = g.problems > 1 ? `, and ${count(g.problems - 1)} more (\`prompt-contract lint\` lists them)` : '';
+        out.push(
+          report(rules.unchecked, {
+            message: `${count(g.count)} ${noun} ${g.count === 1 ? 'call' : 'calls'} to \`${g.tool}\` ${g.count === 1 ? 'is' : 'are'} not checked, because its input schema does not compile: ${g.problem}${more}; calls: ${list(g.witnesses, g.count)}`,
+            tool: g.tool,
+            schemaPath: g.schemaPath,
+            ...('file' in schemaPlace ? schemaPlace : callPlace),
+            witnesses: g.witnesses,
+            witnessCount: g.count,
+            total: g.count,
+            fix: `Make the input schema of \`${g.tool}\` valid JSON Schema${g.fix === undefined ? '' : ` (${g.fix})`}; its calls are checked on the next run`,
+          }),
+        );
+      }
     }
     const names = [...this.#tools.keys()];
     for (const g of [...this.#unknown.values()].sort((a, b) => a.name.localeCompare(b.name))) {

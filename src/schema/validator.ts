@@ -67,7 +67,9 @@ const urlFormat = ((): RegExp => {
 function makeAjv(draft: Draft, ownProperties: boolean): Ajv {
   // Schema patterns are untrusted: they run on a linear-time engine (src/util/regex.ts).
   // `ownProperties`: a property the value inherits (`constructor`, `toString`) is not a property it has.
-  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, ownProperties, code: { regExp: patternEngine } } as const;
+  // `logger: false`: Ajv would print "unknown format ... ignored" to the console for every schema the
+  // lint compiles; an unknown format is tolerated like an unknown keyword, not a finding.
+  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, ownProperties, logger: false, code: { regExp: patternEngine } } as const;
   const ajv = (draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options)) as Ajv;
   ajv.removeKeyword('maxLength');
   ajv.removeKeyword('minLength');
@@ -209,6 +211,52 @@ function ajvFor(draft: Draft, ownProperties: boolean): Ajv {
   return ajv;
 }
 
+/** `schema` without `$schema` and `$id`, the way Ajv takes it: Ajv only knows the meta-schema of its own class (the draft was chosen by draftOf). */
+function plainOf(schema: JsonSchemaObject): JsonSchemaObject {
+  const { $schema: _ignored, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** What is compiled for `schema`, kept per schema so that the shared Ajv instance's own cache hits for every compiler. */
+function bodyOf(schema: JsonSchemaObject): JsonSchemaObject {
+  let body = bodies.get(schema);
+  if (!body) bodies.set(schema, (body = protoSafe(plainOf(schema)) as JsonSchemaObject));
+  return body;
+}
+
+/**
+ * Why a schema does not compile: the meta-schema's errors (a keyword holding a value JSON
+ * Schema does not allow, such as `"type": "dict"` or `"properties": [...]`; their
+ * `instancePath` points into the schema), or what compiling threw (a `$ref` to nothing).
+ */
+export type CompileFailure = { kind: 'meta'; errors: readonly ErrorObject[] } | { kind: 'compile'; error: unknown };
+
+const failures = new WeakMap<JsonSchemaObject, CompileFailure | null>();
+
+/**
+ * Whether `schema` compiles with the Ajv that validation uses (the same draft, formats and
+ * pattern engine as `SchemaCompiler`), and why not when it does not. Undefined when it
+ * compiles. Cached per schema: the provider lint asks once per tool and profile.
+ */
+export function compileFailure(schema: JsonSchemaObject): CompileFailure | undefined {
+  const known = failures.get(schema);
+  if (known !== undefined) return known ?? undefined;
+  const body = bodyOf(schema);
+  const ajv = ajvFor(draftOf(schema), namesInherited(body));
+  let failure: CompileFailure | null = null;
+  // The meta-schema first, on the schema as written: its errors point at the keyword that is wrong.
+  if (!ajv.validateSchema(plainOf(schema))) failure = { kind: 'meta', errors: [...(ajv.errors ?? [])] };
+  else {
+    try {
+      collectUnsupported(() => ajv.compile(body));
+    } catch (error) {
+      failure = { kind: 'compile', error };
+    }
+  }
+  failures.set(schema, failure);
+  return failure ?? undefined;
+}
+
 export class SchemaCompiler {
   readonly #cache = new WeakMap<object, Validator>();
   readonly #strict = new WeakMap<object, Validator>();
@@ -222,13 +270,7 @@ export class SchemaCompiler {
     }
     const hit = this.#cache.get(schema);
     if (hit) return hit;
-    // Strip `$schema` for the compile: Ajv only knows the meta-schema of its own class, and the draft was chosen by draftOf.
-    // The stripped copy is kept per schema so the shared Ajv instance's own cache hits for every compiler.
-    let body = bodies.get(schema);
-    if (!body) {
-      const { $schema: _ignored, $id: _id, ...rest } = schema;
-      bodies.set(schema, (body = protoSafe(rest) as JsonSchemaObject));
-    }
+    const body = bodyOf(schema);
     const { result: validate, unsupported } = collectUnsupported(() => ajvFor(draftOf(schema), namesInherited(body)).compile(body));
     if (!skippedBy.has(validate)) {
       const seen = new Set<string>();

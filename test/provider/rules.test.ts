@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
-import { isProviderName, lintTools, profiles, providerNames, providerRules, type ProviderName, type ProviderRuleName } from '../../src/checks/provider/index.js';
+import {
+  isProviderName,
+  issueUrl,
+  lintTools,
+  profiles,
+  providerNames,
+  providerRules,
+  sources,
+  type Fact,
+  type ProviderName,
+  type ProviderRuleName,
+} from '../../src/checks/provider/index.js';
 import type { Diagnostic } from '../../src/report/diagnostic.js';
 import type { JsonSchemaObject, ToolSpec } from '../../src/tools/types.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
@@ -95,12 +106,12 @@ const cases: Case[] = [
     schemaPath: '/additionalProperties',
   },
   {
-    title: 'a root union (observed for Anthropic: warning)',
+    title: 'a root union (not in the docs, rejected with a 400 for Anthropic: error)',
     rule: 'root-union',
     providers: ['anthropic', 'anthropic-strict'],
     bad: [tool({ type: 'object', anyOf: [closed({ a: { type: 'string' } }), closed({ b: { type: 'string' } })] })],
     good: [tool(closed({ a: { anyOf: [{ type: 'string' }, { type: 'number' }] } }))],
-    severity: 'warning',
+    severity: 'error',
     schemaPath: '/anyOf',
   },
   {
@@ -114,7 +125,7 @@ const cases: Case[] = [
   {
     title: 'a root that is not an object',
     rule: 'root-not-object',
-    providers: ['anthropic', 'anthropic-strict', 'openai-strict', 'gemini-json-schema', 'mcp'],
+    providers: ['anthropic', 'anthropic-strict', 'openai-strict', 'gemini-json-schema', 'bedrock', 'mcp'],
     bad: [tool({ type: 'array', items: { type: 'string' } }), tool({ properties: {} })],
     good: [tool(closed({}))],
     schemaPath: '',
@@ -166,12 +177,12 @@ const cases: Case[] = [
     schemaPath: '/properties/user-id',
   },
   {
-    title: 'an Anthropic top-level key with a space (observed: warning)',
+    title: 'an Anthropic top-level key with a space (not in the docs, rejected with a 400: error)',
     rule: 'property-name-invalid',
     providers: ['anthropic'],
     bad: [tool({ type: 'object', properties: { 'user id': { type: 'string' } } })],
     good: [tool({ type: 'object', properties: { 'user.id': { type: 'string' } } })],
-    severity: 'warning',
+    severity: 'error',
   },
   {
     title: 'more than 20 strict tools',
@@ -355,12 +366,12 @@ const cases: Case[] = [
     schemaPath: '/properties/anything',
   },
   {
-    title: 'an array without `items` (observed outside strict: warning)',
+    title: 'an array without `items` (HTTP 400 `invalid_function_parameters`, strict or not: error)',
     rule: 'array-missing-items',
-    providers: ['openai'],
+    providers: ['openai', 'openai-strict'],
     bad: [tool({ type: 'object', properties: { paths: { type: 'array' } } })],
     good: [tool({ type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } } } })],
-    severity: 'warning',
+    severity: 'error',
     schemaPath: '/properties/paths',
   },
   {
@@ -372,12 +383,30 @@ const cases: Case[] = [
     severity: 'error',
   },
   {
-    title: 'a description over 1024 characters (observed: warning)',
+    title: 'a description over 1024 characters (not in the docs: warning)',
     rule: 'description-too-long',
     providers: ['openai', 'openai-strict'],
     bad: [tool(closed({}), { description: 'x'.repeat(1025) })],
     good: [tool(closed({}), { description: 'x'.repeat(1024) })],
     severity: 'warning',
+  },
+  {
+    title: 'a BFCL-style `"type": "dict"` (not JSON Schema)',
+    rule: 'invalid-schema',
+    providers: [...providerNames],
+    bad: [tool({ type: 'object', properties: { location: { type: 'dict', properties: {} } } })],
+    good: [tool({ type: 'object', properties: { location: { type: 'object', properties: {} } } })],
+    severity: 'error',
+    schemaPath: '/properties/location/type',
+  },
+  {
+    title: '`properties` written as a list',
+    rule: 'invalid-schema',
+    providers: [...providerNames],
+    bad: [tool({ type: 'object', properties: [{ name: 'city', type: 'string' }] })],
+    good: [tool({ type: 'object', properties: { city: { type: 'string' } } })],
+    severity: 'error',
+    schemaPath: '/properties',
   },
   {
     title: 'an empty description',
@@ -489,21 +518,43 @@ describe('the provider rule registry audits itself', () => {
     for (const section of sections) expect(Object.keys(providerRules)).toContain(section);
   });
 
+  const facts: Fact[] = [];
+  const collect = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === 'object' && value !== null && !(value instanceof RegExp)) {
+      if ('reason' in value) facts.push(value as Fact);
+      else Object.values(value).forEach(collect);
+    }
+  };
+  collect(Object.values(profiles));
+  const documented = new Set<string>(Object.values(sources));
+
   test('every profile fact carries an https source and a reason; disputed facts are warnings that say why', () => {
-    const facts: Array<{ source: unknown; reason: unknown; severity?: unknown }> = [];
-    const collect = (value: unknown): void => {
-      if (Array.isArray(value)) value.forEach(collect);
-      else if (typeof value === 'object' && value !== null && !(value instanceof RegExp)) {
-        if ('reason' in value) facts.push(value as { source: unknown; reason: unknown });
-        else Object.values(value).forEach(collect);
-      }
-    };
-    collect(Object.values(profiles));
     expect(facts.length).toBeGreaterThan(40);
     for (const fact of facts) {
       expect(fact.source).toMatch(/^https:\/\/[^\s]+$/);
       expect(typeof fact.reason).toBe('string');
-      if (fact.severity === 'warning') expect(fact.reason).toMatch(/observed|disagree|SHOULD|does not list/);
+      if (fact.severity === 'warning') expect(fact.reason).toMatch(/not in the docs|disagree|SHOULD|does not list/);
+    }
+  });
+
+  test('every error fact has evidence: the documentation that states it, or a rejected request quoted in a public issue', () => {
+    for (const fact of facts.filter((f) => (f.severity ?? 'error') === 'error')) {
+      const evidence = documented.has(fact.source) || (fact.rejected !== undefined && fact.source === issueUrl(fact.rejected.issue));
+      expect({ reason: fact.reason, evidence }).toEqual({ reason: fact.reason, evidence: true });
+      // A fact the docs do not state says so in its findings.
+      if (!documented.has(fact.source)) expect(fact.reason).toContain('not in the docs');
+    }
+  });
+
+  test('docs/rules/provider.md cites every source, every issue and the exact error text of every rejected request', () => {
+    const text = docs.replace(/\s*\n\s*/g, ' ');
+    for (const fact of facts) {
+      expect({ source: fact.source, cited: text.includes(fact.source) }).toEqual({ source: fact.source, cited: true });
+      if (fact.rejected === undefined) continue;
+      expect(fact.rejected.issue).toMatch(/^[\w.-]+\/[\w.-]+#\d+$/);
+      expect({ issue: fact.rejected.issue, cited: text.includes(fact.rejected.issue) }).toEqual({ issue: fact.rejected.issue, cited: true });
+      expect({ error: fact.rejected.error, cited: text.includes(fact.rejected.error) }).toEqual({ error: fact.rejected.error, cited: true });
     }
   });
 

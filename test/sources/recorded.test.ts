@@ -6,7 +6,6 @@ import { recordedRules } from '../../src/checks/recorded.rules.js';
 import { readRecordedCalls } from '../../src/sources/jsonl.js';
 import type { RecordedCall, RecordedItem } from '../../src/sources/types.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
-import { InputError } from '../../src/util/errors.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const tools = normalizeTools(JSON.parse(readFileSync(fixture('tools.json'), 'utf8')));
@@ -152,16 +151,19 @@ describe('checkRecorded', () => {
     expect(merged.state()).toEqual(whole.state());
   });
 
-  test('a schema that does not compile cannot run: an InputError in the pinned `config/` family', () => {
-    const broken = normalizeTools([{ name: 'broken', description: 'x', input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } }]);
-    let error: unknown;
-    try {
-      new RecordedAccumulator(broken);
-    } catch (e) {
-      error = e;
+  test('a schema that does not compile is unchecked, not a reason to stop: recorded/ and persisted/unchecked-schema', () => {
+    const broken = normalizeTools([
+      { name: 'broken', description: 'x', input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } },
+      { name: 'fine', description: 'y', input_schema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } },
+    ]);
+    const expected = { recorded: ['recorded/unchecked-schema', 'recorded/invalid'], persisted: ['persisted/unchecked-schema', 'persisted/invalid'] } as const;
+    for (const kind of ['recorded', 'persisted'] as const) {
+      const acc = new RecordedAccumulator(broken, { kind });
+      acc.add({ id: 'r1', name: 'broken', arguments: { a: 1 }, where: { source: 'calls.jsonl', line: 1 } });
+      acc.add({ id: 'r2', name: 'fine', arguments: {}, where: { source: 'calls.jsonl', line: 2 } });
+      const ids = acc.toDiagnostics().map((d) => [d.ruleId, d.tool]);
+      expect(ids).toEqual(expect.arrayContaining([[expected[kind][0], 'broken'], [expected[kind][1], 'fine']]));
     }
-    expect(error).toBeInstanceOf(InputError);
-    expect(error).toMatchObject({ code: 'config/invalid-schema', message: expect.stringMatching(/^The input schema of tool `broken` does not compile \(.+\); expected a valid JSON Schema$/) });
   });
 
   test('every rule has a docs section', () => {

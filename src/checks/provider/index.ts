@@ -1,7 +1,7 @@
 export { lintTools } from './lint.js';
 export { formatLintMatrix } from './matrix.js';
 export type { ToolSet } from './matrix.js';
-export { isProviderName, profiles, providerNames, sources } from './profiles.js';
+export { isProviderName, issueUrl, profiles, providerNames, sources } from './profiles.js';
 export type {
   Fact,
   KeywordFact,
@@ -12,6 +12,7 @@ export type {
   PropertyNameFact,
   ProviderName,
   ProviderProfile,
+  Rejection,
   SupportedKeywordsFact,
 } from './profiles.js';
 export { providerRules } from './rules.js';

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../report/diagnostic.js';
 import { report, type Finding } from '../../report/rule.js';
 import { isStackOverflow, tooDeepAt, tooDeepMessage } from '../../schema/depth.js';
 import { joinPointer } from '../../schema/pointer.js';
+import { schemaProblems } from '../../schema/problems.js';
 import { localRefFragment } from '../../schema/refs.js';
 import { descriptionPlace, toolPlace } from '../../tools/places.js';
 import type { ToolSpec } from '../../tools/types.js';
@@ -74,6 +75,18 @@ export function lintTools(tools: readonly ToolSpec[], provider: ProviderName): D
 
 function lintTool(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
   const p = `\`${profile.name}\``;
+  // First, what every provider and our own validation need: a schema that is JSON Schema at all.
+  // Compiled with the Ajv that `validate` and the example check use, so lint and validation agree.
+  for (const problem of schemaProblems(tool.inputSchema)) {
+    const fix = problem.fix ?? 'write it the way JSON Schema defines it';
+    emit('invalid-schema', profile.validSchema, {
+      message: `${problem.message}, for ${p}, which ${profile.validSchema.reason}; ${fix}`,
+      fix: fixText(fix),
+      schemaPath: problem.pointer,
+      expected: problem.expected,
+      actual: problem.actual,
+    });
+  }
   for (const fact of profile.toolNames) {
     if (!fact.pattern.test(tool.name)) {
       emit('name-invalid', fact, {

@@ -34,16 +34,42 @@ export const sources = {
   geminiTypes: 'https://github.com/googleapis/js-genai/blob/main/src/types.ts',
   mcpTools: 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools',
   bedrockToolSpec: 'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html',
+  bedrockToolInputSchema: 'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolInputSchema.html',
 } as const;
 
 /**
- * One provider fact. `reason` completes "for `<provider>`, which ..." in messages; a fact that
- * is only observed or disputed carries `severity: 'warning'` and says so in its reason.
+ * A request the provider rejected, quoted in a public issue: the evidence for a fact the
+ * docs do not state (or a confirmation of one they do). `error` is the provider's own text,
+ * as quoted there.
+ */
+export interface Rejection {
+  /** `owner/repo#number` of the public issue or pull request that quotes the error. */
+  issue: string;
+  error: string;
+}
+
+/** The web address of a `owner/repo#number` reference. */
+export function issueUrl(issue: string): string {
+  const [repo, number] = issue.split('#');
+  return `https://github.com/${repo}/issues/${number}`;
+}
+
+/** The source and evidence of a fact known from a rejected request: findings link to the issue that quotes it. */
+const seen = (issue: string, error: string): Pick<Fact, 'source' | 'rejected'> => ({ source: issueUrl(issue), rejected: { issue, error } });
+
+/**
+ * One provider fact. `reason` completes "for `<provider>`, which ..." in messages. Every fact
+ * has evidence: `source` is the documentation (or SDK source) that states it, or the issue
+ * quoting a rejected request (`rejected`) when the docs do not. A fact without either, or
+ * where sources disagree, carries `severity: 'warning'` and says so in its reason.
  */
 export interface Fact {
+  /** Where the fact is stated; the `url` of its findings. */
   source: string;
   reason: string;
   severity?: Severity;
+  /** A real rejected request quoting the provider's error, when there is one. */
+  rejected?: Rejection;
 }
 
 export interface NameFact extends Fact {
@@ -93,6 +119,8 @@ export interface LimitFact extends Fact {
 
 export interface ProviderProfile {
   name: ProviderName;
+  /** The schema must be valid JSON Schema (it compiles with the Ajv that validation uses). */
+  validSchema: Fact;
   toolNames: readonly NameFact[];
   propertyNames: readonly PropertyNameFact[];
   descriptionMaxLength?: Fact & { max: number };
@@ -117,7 +145,8 @@ export interface ProviderProfile {
   limits: readonly LimitFact[];
 }
 
-const observed = 'observed in API errors; the docs do not say';
+// Wording for a fact known from rejected requests, not from the docs.
+const seenInErrors = (error: string): string => `not in the docs; the API answers 400 ${error}`;
 
 const describeTools: Fact = {
   source: sources.anthropicDefineTools,
@@ -146,18 +175,28 @@ const anthropic: ProviderProfile = {
       scope: 'top',
       pattern: /^[a-zA-Z0-9_.-]{1,64}$/,
       expected: '^[a-zA-Z0-9_.-]{1,64}$',
-      reason: `rejects other top-level property keys (${observed})`,
-      severity: 'warning',
-      source: sources.anthropicDefineTools,
+      reason: `rejects other top-level property keys (${seenInErrors('"Property keys should match pattern"')})`,
+      ...seen('beautyfree/appstore-connect-mcp#2', "tools.14.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'"),
     },
   ],
+  validSchema: {
+    source: sources.anthropicDefineTools,
+    reason: 'requires `input_schema` to be valid JSON Schema (draft 2020-12)',
+    rejected: {
+      issue: 'anthropics/anthropic-sdk-java#241',
+      error: 'tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).',
+    },
+  },
   descriptionRecommended: describeTools,
   rejectedKeywords: [],
-  rootObject: { source: sources.anthropicDefineTools, reason: 'requires `input_schema.type` to be `"object"`' },
-  rootUnion: {
+  rootObject: {
     source: sources.anthropicDefineTools,
-    reason: `rejects \`oneOf\`, \`anyOf\` and \`allOf\` at the top level (${observed})`,
-    severity: 'warning',
+    reason: 'requires `input_schema.type` to be `"object"`',
+    rejected: { issue: 'Kilo-Org/kilocode#12238', error: 'tools.0.custom.input_schema.type: Field required' },
+  },
+  rootUnion: {
+    reason: `rejects \`oneOf\`, \`anyOf\` and \`allOf\` at the top level (${seenInErrors('"input_schema does not support oneOf, allOf, or anyOf at the top level"')})`,
+    ...seen('anthropics/claude-code#5973', 'tools.21.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level'),
   },
   limits: [],
 };
@@ -240,18 +279,26 @@ const openai: ProviderProfile = {
     },
   ],
   propertyNames: [],
+  validSchema: {
+    source: sources.openaiFunctionCalling,
+    reason: 'requires `parameters` to be valid JSON Schema (400 `invalid_function_parameters`)',
+    rejected: {
+      issue: 'FoundationAgents/OpenManus#1162',
+      error: "Invalid schema for function 'mcp_home_zz_conda_envs_open_manus_bin_python_str_replace_editor': [] is not of type 'object', 'boolean'.",
+    },
+  },
   descriptionMaxLength: {
     max: 1024,
-    reason: `accepts descriptions of at most 1024 characters (${observed})`,
+    // The 400 is well attested (code `string_above_max_length`); kept a warning while the docs do not state the limit.
+    reason: `accepts descriptions of at most 1024 characters (${seenInErrors('`string_above_max_length`')})`,
     severity: 'warning',
-    source: sources.openaiFunctionCalling,
+    ...seen('getsentry/sentry-mcp#106', "Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024, but got a string with length 1103 instead."),
   },
   descriptionRecommended: { source: sources.openaiFunctionCalling, reason: 'picks tools by their descriptions' },
   rejectedKeywords: [],
   arrayItems: {
-    source: sources.openaiFunctionCalling,
-    reason: `rejects array schemas without \`items\`, strict or not (${observed})`,
-    severity: 'warning',
+    reason: `rejects array schemas without \`items\`, strict or not (${seenInErrors('`invalid_function_parameters`: "array schema missing items"')})`,
+    ...seen('modelscope/ms-agent#610', "Invalid schema for function 'get_room_layout': In context=('properties', 'objects'), array schema missing items."),
   },
   limits: [],
 };
@@ -267,6 +314,10 @@ const openaiStrict: ProviderProfile = {
       reason: 'does not permit it in strict mode',
       fix: strictFix,
       source: sources.openaiStructuredOutputs,
+      rejected: {
+        issue: 'makenotion/notion-mcp-server#117',
+        error: "Invalid schema for function 'notion-create-comment': In context=('properties', 'rich_text', 'items'), 'allOf' is not permitted.",
+      },
     },
     {
       keywords: [
@@ -293,10 +344,10 @@ const openaiStrict: ProviderProfile = {
     },
     {
       keywords: ['default'],
-      reason: `rejects \`default\` in strict mode (${observed})`,
+      reason: 'may reject `default` in strict mode (sources disagree: reported rejected by Azure OpenAI, accepted by api.openai.com in a maintainer\'s test)',
       fix: 'state the default in the description and apply it in the handler',
       severity: 'warning',
-      source: sources.openaiStructuredOutputs,
+      source: issueUrl('openai/openai-agents-python#4390'),
     },
   ],
   rootObject: { source: sources.openaiStructuredOutputs, reason: 'requires the root to be an object in strict mode' },
@@ -304,10 +355,18 @@ const openaiStrict: ProviderProfile = {
   closedObjects: {
     source: sources.openaiStructuredOutputs,
     reason: 'requires `additionalProperties: false` on every object in strict mode',
+    rejected: {
+      issue: 'lastmile-ai/openai-agents-mcp#2',
+      error: "Invalid schema for function 'filesystem-set_permissions': In context=('properties', 'permissions'), 'additionalProperties' is required to be supplied and to be false.",
+    },
   },
   allRequired: {
     source: sources.openaiStructuredOutputs,
     reason: 'requires every property in `required` in strict mode',
+    rejected: {
+      issue: 'kevinwatt/mysql-mcp#5',
+      error: "Invalid schema for function 'mysql_execute': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'params'.",
+    },
   },
   formats: {
     allowed: ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'],
@@ -317,10 +376,6 @@ const openaiStrict: ProviderProfile = {
   booleanSchemas: {
     source: sources.openaiTransform,
     reason: "cannot represent boolean subschemas in strict mode (the SDK's strict transform refuses them)",
-  },
-  arrayItems: {
-    source: sources.openaiTransform,
-    reason: "rejects array schemas without `items` (the SDK's strict transform refuses them)",
   },
   limits: [
     { measure: 'properties', max: 5000, reason: 'accepts at most 5000 object properties a schema', source: sources.openaiStructuredOutputs },
@@ -376,6 +431,14 @@ const gemini: ProviderProfile = {
   name: 'gemini',
   toolNames: geminiToolNames,
   propertyNames: geminiPropertyNames,
+  validSchema: {
+    source: sources.geminiTypes,
+    reason: 'reads `parameters` into its own `Schema` type, and rejects a value that type cannot hold (a `type` outside its `Type` enum)',
+    rejected: {
+      issue: 'zereight/gitlab-mcp#166',
+      error: "Invalid value at 'tools[0].function_declarations[44].parameters.properties[7].value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"\"",
+    },
+  },
   descriptionRecommended: { source: sources.geminiTypes, reason: 'picks functions by their descriptions' },
   supportedKeywords: {
     keywords: [
@@ -386,12 +449,28 @@ const gemini: ProviderProfile = {
     reason: 'accepts only its OpenAPI subset in `parameters` ("Cannot find field")',
     fix: 'drop it, or declare the tool with `parametersJsonSchema` (profile `gemini-json-schema`)',
     source: sources.geminiTypes,
+    rejected: {
+      issue: 'nanbingxyz/5ire#42',
+      error: "Invalid JSON payload received. Unknown name \"additionalProperties\" at 'tools[0].function_declarations[8].parameters.properties[1].value.items': Cannot find field.",
+    },
   },
   rejectedKeywords: [],
-  enumValues: { allowed: 'string', reason: 'accepts only string `enum` values in `parameters`', source: sources.geminiTypes },
+  enumValues: {
+    allowed: 'string',
+    reason: 'accepts only string `enum` values in `parameters`',
+    source: sources.geminiTypes,
+    rejected: {
+      issue: 'microsoft/azure-devops-mcp#145',
+      error: "Invalid value at 'request.tools[0].function_declarations[23].parameters.properties[16].value.enum[0]' (TYPE_STRING), 2",
+    },
+  },
   typeArrays: {
     source: sources.geminiTypes,
     reason: 'cannot take a list in `type` ("Proto field is not repeating")',
+    rejected: {
+      issue: 'zed-industries/zed#53919',
+      error: "Invalid JSON payload received. Unknown name \"type\" at 'tools[0].function_declarations[6].parameters.properties[4].value.properties[10].value': Proto field is not repeating, cannot start list.",
+    },
   },
   limits: geminiLimits,
 };
@@ -400,6 +479,7 @@ const geminiJsonSchema: ProviderProfile = {
   name: 'gemini-json-schema',
   toolNames: geminiToolNames,
   propertyNames: geminiPropertyNames,
+  validSchema: { source: sources.geminiTypes, reason: 'requires `parametersJsonSchema` to be a JSON Schema' },
   descriptionRecommended: gemini.descriptionRecommended ?? describeTools,
   rejectedKeywords: [],
   rootObject: { source: sources.geminiTypes, reason: 'requires an object root in `parametersJsonSchema`' },
@@ -422,9 +502,21 @@ const bedrock: ProviderProfile = {
     },
   ],
   propertyNames: [],
+  validSchema: {
+    source: sources.bedrockToolInputSchema,
+    reason: 'requires `inputSchema.json` to be a JSON Schema',
+    rejected: {
+      issue: 'acomagu/vscode-as-mcp-server#6',
+      error: 'Error processing Bedrock stream: The model returned the following errors: tools.18.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).',
+    },
+  },
   descriptionNonEmpty: { source: sources.bedrockToolSpec, reason: 'requires a description of at least 1 character when present' },
   descriptionRecommended: { source: sources.bedrockToolSpec, reason: 'passes the description to the model to pick tools' },
   rejectedKeywords: [],
+  rootObject: {
+    reason: `requires \`inputSchema.json.type\` to be \`"object"\` (${seenInErrors('`ValidationException`')})`,
+    ...seen('cognitect-labs/aws-api#272', 'The value at toolConfig.tools.0.toolSpec.inputSchema.json.type must be one of the following: object.'),
+  },
   limits: [],
 };
 
@@ -440,6 +532,7 @@ const mcp: ProviderProfile = {
     },
   ],
   propertyNames: [],
+  validSchema: { source: sources.mcpTools, reason: 'requires `inputSchema` to be a valid JSON Schema object' },
   rejectedKeywords: [],
   rootObject: { source: sources.mcpTools, reason: 'requires `inputSchema` to be `{type: "object", ...}`' },
   limits: [],

@@ -1,10 +1,16 @@
 import { defineRules } from '../../report/rule.js';
 
 /**
- * The `provider/` family. Default severities are what the rule usually means; a profile fact
- * that is only observed, or where sources disagree, lowers its finding to a warning.
+ * The `provider/` family. Default severities are what the rule usually means; each finding
+ * takes the severity of the profile fact behind it, and a fact without evidence (neither
+ * documented nor a quoted rejected request), or where sources disagree, is a warning.
  */
 export const providerRules = defineRules('provider', {
+  'invalid-schema': {
+    severity: 'error',
+    description: "The input schema is not valid JSON Schema (`\"type\": \"dict\"`, `\"properties\": [...]`, a `$ref` to nothing): it does not compile with the Ajv that validation uses, and the provider rejects the tool.",
+    fix: 'Write the keyword the way JSON Schema defines it (`"type": "object"`, `properties` as an object from name to schema)',
+  },
   'unsupported-keyword': {
     severity: 'error',
     description: 'A schema keyword the provider rejects, or does not list as supported, in this position.',
