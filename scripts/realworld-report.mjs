@@ -14,13 +14,10 @@
 // unmatched found calls are false positives.
 //
 //   node scripts/realworld-report.mjs [--json] [--verbose]
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual } from 'node:util';
-import { performance } from 'node:perf_hooks';
-
-const LINE_TOLERANCE = 2;
+import { LINE_TOLERANCE, loadCorpus, scoreCorpus } from './lib/realworld.mjs';
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const corpus = join(repo, 'test', 'fixtures', 'realworld');
 const dist = join(repo, 'dist', 'index.js');
@@ -33,105 +30,10 @@ if (!existsSync(dist)) {
 }
 const { extractToolCalls, normalizeTools } = await import(new URL('../dist/index.js', import.meta.url).href);
 
-const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
-
-function loadFixture(name) {
-  const dir = join(corpus, name);
-  const inputFile = ['input.txt', 'input.md'].map((f) => join(dir, f)).find(existsSync);
-  if (!inputFile) return undefined;
-  const toolsFile = join(dir, 'tools.json');
-  return {
-    name,
-    text: readFileSync(inputFile, 'utf8'),
-    notation: readJson(join(dir, 'meta.json')).notation ?? 'unknown',
-    expected: readJson(join(dir, 'expected.json')).calls ?? [],
-    tools: existsSync(toolsFile) ? normalizeTools(readJson(toolsFile), toolsFile) : undefined,
-  };
-}
-
-const fixtures = readdirSync(corpus, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => loadFixture(d.name))
-  .filter(Boolean)
-  .sort((a, b) => a.name.localeCompare(b.name));
-
+const fixtures = loadCorpus(corpus, normalizeTools);
 const extract = (f) => extractToolCalls(f.text, f.tools ? { tools: f.tools } : {});
 for (const f of fixtures) extract(f); // warm-up run of the whole corpus
-
-/** Pairs found examples with expected calls: exact lines first, then the nearest within the tolerance. */
-function match(found, expected) {
-  const taken = new Set();
-  const pairs = new Map(); // found index -> { e: expected index, exact }
-  for (const pass of ['exact', 'tolerant']) {
-    found.forEach((call, i) => {
-      if (pairs.has(i)) return;
-      let best = -1;
-      expected.forEach((e, j) => {
-        const d = Math.abs(e.line - call.line);
-        if (taken.has(j) || e.name !== call.name || d > (pass === 'exact' ? 0 : LINE_TOLERANCE)) return;
-        if (best === -1 || d < Math.abs(expected[best].line - call.line)) best = j;
-      });
-      if (best !== -1) {
-        taken.add(best);
-        pairs.set(i, { e: best, exact: pass === 'exact' });
-      }
-    });
-  }
-  return { pairs, taken };
-}
-
-const excerpt = (text, line) => {
-  const s = (text.split('\n')[line - 1] ?? '').trim();
-  return s.length > 70 ? `${s.slice(0, 67)}...` : s;
-};
-
-const results = fixtures.map((f) => {
-  const t0 = performance.now();
-  const { examples, diagnostics } = extract(f);
-  const ms = performance.now() - t0;
-  const { pairs, taken } = match(examples, f.expected);
-  const matches = [...pairs].map(([i, { e, exact }]) => ({ exact, argsEqual: isDeepStrictEqual(examples[i].arguments, f.expected[e].arguments), found: examples[i], expected: f.expected[e] }));
-  return {
-    fixture: f.name,
-    notation: f.notation,
-    bytes: Buffer.byteLength(f.text),
-    ms,
-    expected: f.expected.length,
-    found: examples.length,
-    matches,
-    missed: f.expected.filter((_, j) => !taken.has(j)).map((e) => ({ name: e.name, line: e.line, excerpt: excerpt(f.text, e.line) })),
-    spurious: examples.filter((_, i) => !pairs.has(i)).map((c) => ({ name: c.name, line: c.line, notation: c.notation, excerpt: excerpt(f.text, c.line) })),
-    diagnostics: diagnostics.length,
-    errors: diagnostics.filter((d) => d.severity === 'error').length,
-  };
-});
-
-function summarise(rows) {
-  const sum = (k) => rows.reduce((n, r) => n + r[k], 0);
-  const matches = rows.flatMap((r) => r.matches);
-  const slowest = rows.reduce((a, r) => (r.ms > a.ms ? r : a), rows[0]);
-  const negatives = rows.filter((r) => r.notation === 'none');
-  const ratio = (a, b) => (b === 0 ? null : a / b);
-  const tp = matches.length;
-  return {
-    fixtures: rows.length,
-    expected: sum('expected'),
-    found: sum('found'),
-    truePositives: tp,
-    tolerantMatches: matches.filter((m) => !m.exact).length,
-    recall: ratio(tp, sum('expected')),
-    precision: ratio(tp, sum('found')),
-    argsEqualRate: ratio(matches.filter((m) => m.argsEqual).length, tp),
-    diagnostics: sum('diagnostics'),
-    negativeDiagnostics: negatives.reduce((n, r) => n + r.diagnostics, 0),
-    negativeErrors: negatives.reduce((n, r) => n + r.errors, 0),
-    slowest: { fixture: slowest.fixture, ms: Number(slowest.ms.toFixed(2)), bytes: slowest.bytes },
-  };
-}
-
-const notations = [...new Set(results.map((r) => r.notation))].sort((a, b) => (a === 'none') - (b === 'none') || a.localeCompare(b));
-const byNotation = Object.fromEntries(notations.map((n) => [n, summarise(results.filter((r) => r.notation === n))]));
-const total = summarise(results);
+const { results, notations, byNotation, total } = scoreCorpus(fixtures, extract);
 
 if (asJson) {
   const fixtureRows = results.map(({ matches, ...r }) => ({

@@ -111,11 +111,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('extract')
     .description('list the tool-call examples in any text, with their positions')
     .argument('[file]', 'a file, or - for standard input', '-')
+    .option('--tools <file>', 'JSON tools file the text is sent with: types tag values, and names the tools of tag-per-tool prompts')
     .addOption(new Option('--format <format>', 'output format').choices(['pretty', 'json']).default('pretty'))
-    .action(async (file: string, opts: { format: 'pretty' | 'json' }) => {
+    .action(async (file: string, opts: { format: 'pretty' | 'json'; tools?: string }) => {
       const { extractToolCalls } = await import('./extract/index.js');
       const input = await readInput(file);
-      const result = extractToolCalls(input.text);
+      const tools = opts.tools === undefined ? undefined : (await import('./project.js')).readToolsFile(opts.tools);
+      const result = extractToolCalls(input.text, tools ? { tools } : {});
       const diagnostics = result.diagnostics.map((d) => ({ ...d, file: input.name }));
       if (opts.format === 'json') {
         const examples = result.examples.map((e) => ({ name: e.name, arguments: e.arguments, notation: e.notation, line: e.line, column: e.column, offset: e.range.start }));

@@ -16,8 +16,8 @@ export type { RenderedCase, RenderedItem } from './render/render.js';
 export type { SourceMap, SourceLocation } from './render/source-map.js';
 export { formatSnapshot } from './snapshot/format.js';
 
-export { extractToolCalls } from './extract/index.js';
-export type { ExtractOptions, ExtractResult, ToolCallExample, Notation } from './extract/index.js';
+export { defineNotation, extractToolCalls } from './extract/index.js';
+export type { ExtractOptions, ExtractResult, ToolCallExample, Notation, NotationContext, NotationDefinition, NotationMatch, ParsedCall, ParseFailure, ParseResult } from './extract/index.js';
 export { checkExamples } from './checks/examples.js';
 export { checkRenderedExamples } from './checks/rendered.js';
 export { checkHandler, checkHandlers } from './checks/handler.js';

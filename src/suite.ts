@@ -7,6 +7,7 @@ import { codeFrameFor } from './util/code-frame.js';
 import { InputError } from './util/errors.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
+import type { NotationDefinition } from './extract/notation.js';
 import { formatSnapshot, formatToolsBaseline } from './snapshot/format.js';
 import { foreignMessage, reconcile, removeLeftovers, removeObsolete, scanSnapshots, snapshotFile, toolsBaselineFile, type SnapshotResult, type UpdateMode } from './snapshot/state.js';
 
@@ -97,7 +98,7 @@ export const promptMatchers = {
   },
 
   /** Every tool-call example in the rendered text names a tool sent with it and fits its current schema. */
-  toHaveValidToolExamples(this: MatcherThis, received: RenderedCase | RenderedItem, options: { strict?: boolean; snapshots?: string } = {}): MatcherResult {
+  toHaveValidToolExamples(this: MatcherThis, received: RenderedCase | RenderedItem, options: { strict?: boolean; snapshots?: string; notations?: readonly NotationDefinition<any>[] } = {}): MatcherResult {
     const problems = checkRenderedExamples(received, options).filter((d) => d.severity === 'error');
     const pass = problems.length === 0;
     const name = 'case' in received ? `\`${received.prompt}\` case \`${received.case}\`` : `\`${received.prompt}\` ${received.kind} at ${received.label}`;
@@ -199,7 +200,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   // stale one names it there instead of failing a second time. Cases note which they showed.
   let dataFindings: Diagnostic[] | undefined;
   const curated = (): Diagnostic[] =>
-    (dataFindings ??= dedupe([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)).flatMap((item) => checkRenderedExamples(item, { strict }))));
+    (dataFindings ??= dedupe([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)).flatMap((item) => checkRenderedExamples(item, { strict, ...(config.notations?.length ? { notations: config.notations } : {}) }))));
   const curatedPlaced = (): Promise<Diagnostic[]> => placed(cwd, curated);
   const shownIn = new Map<string, string[]>();
 
@@ -244,7 +245,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         }
         const fromData = new Set((await curatedPlaced()).map(findingKey));
         const own: Diagnostic[] = [];
-        for (const d of checkRenderedExamples(rendered, { strict, snapshots: config.snapshots })) {
+        for (const d of checkRenderedExamples(rendered, { strict, snapshots: config.snapshots, ...(config.notations?.length ? { notations: config.notations } : {}) })) {
           const key = findingKey(d);
           if (fromData.has(key)) shownIn.set(key, [...(shownIn.get(key) ?? []), `${prompt}/${caseName}`]);
           else own.push(d);

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import type { RenderedCase, RenderedItem } from '../render/render.js';
 import { locateInstance } from '../render/source-map.js';
 import type { SchemaCompiler } from '../schema/validator.js';
+import type { NotationDefinition } from '../extract/notation.js';
 import { extractToolCalls } from '../extract/index.js';
 import { checkExamples } from './examples.js';
 import { SNAPSHOT_TEXT_LINE } from '../snapshot/format.js';
@@ -28,8 +29,8 @@ export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<R
 }
 
 /** Extracts the examples of one rendered text, validates them, and maps findings to their source. */
-export function checkRenderedExamples(rendered: RenderedCase | RenderedItem, options: { strict?: boolean; compiler?: SchemaCompiler; snapshots?: string } = {}): Diagnostic[] {
-  const { examples, diagnostics } = extractToolCalls(rendered.text, { tools: rendered.tools });
+export function checkRenderedExamples(rendered: RenderedCase | RenderedItem, options: { strict?: boolean; compiler?: SchemaCompiler; snapshots?: string; notations?: readonly NotationDefinition<any>[] } = {}): Diagnostic[] {
+  const { examples, diagnostics } = extractToolCalls(rendered.text, { tools: rendered.tools, ...(options.notations ? { notations: options.notations } : {}) });
   const found = [...diagnostics, ...checkExamples(examples, rendered.tools, { ...(options.strict === undefined ? {} : { strict: options.strict }), ...(options.compiler ? { compiler: options.compiler } : {}) })];
   const renderedAt = 'case' in rendered && options.snapshots !== undefined
     ? { file: snapshotFile(options.snapshots, rendered.prompt, rendered.case), message: `as rendered for \`${rendered.prompt}\` case \`${rendered.case}\`` }

@@ -4,6 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { jsonError, readToolsFile, type Project } from '../project.js';
 import { renderCase, renderDataItems, listCases } from '../render/render.js';
+import type { NotationDefinition } from '../extract/notation.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
 import { validateRecordedFiles } from './recorded-files.js';
 
@@ -200,13 +201,13 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   expected.add(baselineFile);
   for (const { prompt, case: caseName } of listCases(module)) {
     const rendered = renderCase(module, prompt, caseName, registry);
-    out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots }));
+    out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notationsOf(config) }));
     const file = snapshotFile(config.snapshots, prompt, caseName);
     expected.add(file);
     out.push(...snapshotFindings(reconcile(file, formatSnapshot(rendered), 'none'), { prompt, case: caseName }));
   }
   for (const prompt of module.prompts.keys()) {
-    for (const item of renderDataItems(module, prompt, registry)) out.push(...(checkRenderedExamples(item, { strict, compiler })));
+    for (const item of renderDataItems(module, prompt, registry)) out.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
   }
   out.push(...snapshotFolderFindings(project, expected));
   out.push(...snapshotFindings(reconcile(baselineFile, formatToolsBaseline(tools), 'none')));
@@ -263,3 +264,7 @@ export async function applyProjectPolicy(project: Project, diagnostics: Diagnost
   return applyPolicy(diagnostics, policy, { reportUnused: options.partial !== true });
 }
 
+/** The config's custom notations, as options for the example checks. */
+export function notationsOf(config: { notations?: readonly NotationDefinition<any>[] }): { notations?: readonly NotationDefinition<any>[] } {
+  return config.notations && config.notations.length > 0 ? { notations: config.notations } : {};
+}

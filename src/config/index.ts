@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import type { NotationDefinition } from '../extract/notation.js';
 import type { Diagnostic, Severity } from '../report/diagnostic.js';
 import { report } from '../report/rule.js';
 import type { PersistedSource } from '../sources/persisted.js';
@@ -46,6 +47,8 @@ export interface PromptContractConfig {
   rules?: Record<string, Severity | 'off'>;
   /** Validate examples as OpenAI strict mode would: every object closed, every property required. */
   strictExamples?: boolean;
+  /** House notations for few-shot calls, read besides the built-in ones: `[defineNotation({ name, find, parse })]`. */
+  notations?: NotationDefinition<any>[];
 }
 
 /** Identity function that gives a config file type checking and completion. */
@@ -207,6 +210,15 @@ const configSchema = z.strictObject(
       )
       .optional(),
     strictExamples: z.boolean({ error: expected('true or false') }).optional(),
+    notations: z
+      .array(
+        z.custom<NotationDefinition<any>>(
+          (v) => typeof v === 'object' && v !== null && typeof (v as NotationDefinition).name === 'string' && typeof (v as NotationDefinition).find === 'function' && typeof (v as NotationDefinition).parse === 'function',
+          { error: 'Expected each entry of `notations` to be `defineNotation({ name, find, parse })`' },
+        ),
+        { error: 'Expected `notations` to be a list of `defineNotation({ name, find, parse })` values' },
+      )
+      .optional(),
     // A JSON config may name a JSON Schema for editors; it means nothing to prompt-contract.
     $schema: z.string().optional(),
   },

@@ -21,13 +21,16 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { report } from '../report/rule.js';
 import type { ToolSpec } from '../tools/types.js';
 import { LineIndex } from '../util/lines.js';
-import { coerceParameter } from './coerce.js';
-import { readJson, readJsonSequence, skipWhitespace } from './json.js';
 import { blockStructure, type Fence, type ParseMode, type Structure } from './markdown.js';
+import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParseResult } from './notation.js';
+import { readJsonSequence } from './json.js';
+import { builtInNotations, tokenNotations } from './notations/index.js';
+import { jsonBody } from './notations/json.js';
+import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
 import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
-import { type PythonCall, readPythonCalls } from './python.js';
+import { readPythonCall, readPythonCalls } from './python.js';
 import { exampleRules } from './rules.js';
-import { callsFromValue, looksLikeCall, type RawCall } from './shapes.js';
+import { looksLikeCall, type RawCall } from './shapes.js';
 import type { Notation, ToolCallExample } from './types.js';
 
 export interface ExtractOptions {
@@ -35,6 +38,8 @@ export interface ExtractOptions {
   tools?: readonly ToolSpec[];
   /** `fast` (default) parses block structure only; `full` runs the complete remark parse. Results are identical. */
   mode?: ParseMode;
+  /** Notations to read besides the built-in ones (`defineNotation`); a house format, say. */
+  notations?: readonly NotationDefinition<any>[];
 }
 
 export interface ExtractResult {
@@ -64,22 +69,50 @@ interface BlockPlace {
   end: number;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 class Extraction {
   readonly examples: ToolCallExample[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly lines: LineIndex;
   readonly tools = new Map<string, ToolSpec>();
+  readonly notations: readonly NotationDefinition[];
+  readonly builtIn = new Set<NotationDefinition>(builtInNotations);
+  /** Spans of the text (original offsets) read by a token notation in the first pass. */
+  readonly claimed: Array<{ start: number; end: number }> = [];
+  /** Set while the token notations read the whole text. */
+  tokenPass = false;
+
+  isClaimed(offset: number): boolean {
+    let lo = 0;
+    let hi = this.claimed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.claimed[mid]!.end <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.claimed.length && this.claimed[lo]!.start <= offset;
+  }
 
   constructor(
     readonly text: string,
     tools: readonly ToolSpec[],
+    extra: readonly NotationDefinition[],
   ) {
     this.lines = new LineIndex(text);
     for (const tool of tools) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool);
+    this.notations = [...builtInNotations, ...extra];
+  }
+
+  /** A custom notation whose `find` threw: said once, at the top of the text. */
+  notationFailed(notation: NotationDefinition, error: unknown): void {
+    this.diagnostics.push(
+      report(exampleRules.unparseable, {
+        message: `Unexpected error in the \`${notation.name}\` notation's find: ${error instanceof Error ? error.message : String(error)}, expected it to return the places it found`,
+        offset: 0,
+        line: 1,
+        column: 1,
+        severity: 'error',
+      }),
+    );
   }
 
   example(call: RawCall, notation: Notation, place: BlockPlace): void {
@@ -139,327 +172,122 @@ function paragraphEnd(src: Source, from: number): number {
   return lo < blanks.length ? blanks[lo]! : src.text.length;
 }
 
-/** The `]` that closes the `[` at `start`, within the paragraph; the paragraph's end when there is none. */
-function bracketEnd(src: Source, start: number): number {
-  const limit = paragraphEnd(src, start);
-  let depth = 0;
-  let quote = '';
-  for (let i = start; i < limit; i++) {
-    const c = src.text[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '(' || c === '{') depth++;
-    else if (c === ']' || c === ')' || c === '}') {
-      depth--;
-      if (depth <= 0) return i + 1;
-    }
-  }
-  return limit;
-}
-
 function place(src: Source, where: string, start: number, end: number): BlockPlace {
   return { where, start: src.map(start), end: src.map(end) };
 }
 
-/** One block whose body is JSON: a `<tool_call>` body, a fence, a bare object in prose. */
-function jsonBlock(
-  ex: Extraction,
-  src: Source,
-  bodyStart: number,
-  body: string,
-  block: BlockPlace,
-  options: { mustBeCall: boolean; notation: Notation },
-): void {
-  const read = readJsonSequence(body);
-  if (!read.ok) {
-    if (!options.mustBeCall && !looksLikeCall(body)) return;
-    const p = placeholderInText(body, read.offset);
-    if (p) ex.placeholder(p, block);
-    else ex.unparseable(block, ex.locate(read.message, block.where, read.atEnd ? undefined : src.map(bodyStart + read.offset)));
-    return;
-  }
-  const calls: RawCall[] = [];
-  let others = 0;
-  for (const value of read.value) {
-    const shape = callsFromValue(value);
-    if (shape.kind === 'calls') calls.push(...shape.calls);
-    else if (shape.kind === 'bare-name' && options.mustBeCall) calls.push({ name: shape.name, arguments: {} });
-    else if (shape.kind === 'error') {
-      if (shape.name !== undefined && isPlaceholderName(shape.name)) ex.placeholder({ token: shape.name, unrendered: false }, block);
-      else ex.unparseable(block, `${shape.message} (in ${block.where})`, shape.name);
+function contextOf(ex: Extraction, src: Source): NotationContext & { text: string } {
+  return { tools: ex.tools, text: src.text, paragraphEnd: (offset: number) => paragraphEnd(src, offset) };
+}
+
+/** What one place read: calls become examples (unless they hold placeholders), failures findings. */
+function record(ex: Extraction, src: Source, notation: string, result: ParseResult, block: BlockPlace, span: { start: number; end: number }): void {
+  if (result === undefined) return;
+  if (isParseFailure(result)) {
+    if (result.placeholder !== undefined) {
+      ex.placeholder({ token: result.placeholder, unrendered: /\{\{|\{%/.test(result.placeholder) }, block);
       return;
-    } else others++;
-  }
-  if (calls.length === 0) {
-    if (options.mustBeCall) {
-      const p = placeholderInCall('', read.value);
-      if (p) ex.placeholder(p, block);
-      else ex.unparseable(block, `Unexpected JSON that is not a tool call in ${block.where}, expected \`{"name": "...", "arguments": {...}}\``);
     }
+    if (result.tool !== undefined && isPlaceholderName(result.tool)) {
+      ex.placeholder({ token: result.tool, unrendered: /\{\{|\{%/.test(result.tool) }, block);
+      return;
+    }
+    const text = src.text.slice(span.start, span.end);
+    const p = placeholderInText(text, result.offset === undefined ? undefined : result.offset - span.start);
+    if (p) {
+      ex.placeholder(p, block);
+      return;
+    }
+    const message = result.offset === undefined ? withWhere(result.error, block.where) : ex.locate(result.error, block.where, src.map(result.offset));
+    ex.unparseable(block, message, result.tool);
     return;
   }
-  if (others > 0) {
-    ex.unparseable(block, `Unexpected JSON value that is not a tool call beside ${calls.length} call${calls.length === 1 ? '' : 's'} in ${block.where}, expected only tool calls`);
-    return;
-  }
-  for (const call of calls) {
+  for (const call of result) {
     const p = placeholderInCall(call.name, call.arguments);
     if (p) {
       ex.placeholder(p, block);
       return;
     }
   }
-  for (const call of calls) ex.example(call, options.notation, block);
+  for (const call of result) {
+    const at = call.at !== undefined && call.at >= span.start && call.at < span.end ? src.map(call.at) : undefined;
+    ex.example({ name: call.name, arguments: call.arguments, ...(call.notation ? { notation: call.notation as Notation } : {}) }, notation as Notation, at === undefined ? block : { ...block, start: at });
+  }
 }
 
-function hermes(ex: Extraction, src: Source, at: number, openLength: number): number {
-  const s = src.text;
-  const bodyStart = at + openLength;
-  const close = s.indexOf('</tool_call>', bodyStart);
-  const reopen = s.indexOf('<tool_call>', bodyStart);
-  if (close === -1 || (reopen !== -1 && reopen < close)) {
-    const k = skipWhitespace(s, bodyStart);
-    // `<tool_call>` followed by prose is a mention of the tag; followed by JSON it is a call.
-    if (s[k] !== '{' && s[k] !== '[') return bodyStart;
-    const end = reopen !== -1 ? Math.min(reopen, paragraphEnd(src, bodyStart)) : paragraphEnd(src, bodyStart);
-    ex.unparseable(place(src, '`<tool_call>` block', at, end), 'Unclosed `<tool_call>` block, expected `</tool_call>` after the call');
-    return end;
-  }
-  const end = close + '</tool_call>'.length;
-  const body = s.slice(bodyStart, close);
-  // A call written as `name key=value` or `name(...)` is meant as a call even without JSON: never skip it.
-  if (/^\s*[A-Za-z_][\w.-]*\s*(?:\(|[A-Za-z_][\w-]*\s*=)/.test(body) && !/[{[]/.test(body)) {
-    ex.unparseable(place(src, '`<tool_call>` block', at, end), 'Unexpected text in `<tool_call>` block, expected a JSON object with `name` and `arguments`');
-    return end;
-  }
-  // `<tool_call></tool_call>` or `` `<tool_call>` and `</tool_call>` `` in prose names the tags; it holds no call.
-  if (!/[{[(:"]/.test(body)) return end;
-  jsonBlock(ex, src, bodyStart, body, place(src, '`<tool_call>` block', at, end), { mustBeCall: true, notation: 'hermes' });
-  return end;
+/** "Unexpected X, expected Y" -> "Unexpected X in WHERE, expected Y", unless the message names its place already. */
+function withWhere(message: string, where: string): string {
+  if (message.includes(where) || / in (?:the |`)/.test(message.split(', expected')[0]!)) return message;
+  const i = message.indexOf(', expected');
+  return i === -1 ? `${message} (in ${where})` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
 }
 
-const attrName = /\bname\s*=\s*(?:"([^"]*)"|'([^']*)')/;
-
-interface XmlInvoke {
-  name: string;
-  params: Array<[string, string]>;
+/** Whether a body that does not parse is one JSON value gone wrong, rather than prose around JSON. */
+function looksLikeOneBrokenValue(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('{') || t.startsWith('[');
 }
 
-function parseInvokes(body: string): { ok: true; invokes: XmlInvoke[] } | { ok: false; message: string; name?: string } {
-  const invokes: XmlInvoke[] = [];
-  const openRe = /<(?:antml:)?invoke\b([^>]*)>/g;
-  const paramRe = /<(?:antml:)?parameter\b([^>]*)>/g;
-  for (let m = openRe.exec(body); m; m = openRe.exec(body)) {
-    const nameMatch = attrName.exec(m[1]!);
-    if (!nameMatch) return { ok: false, message: 'Unexpected `<invoke>` without a `name` attribute, expected `<invoke name="tool_name">`' };
-    const name = nameMatch[1] ?? nameMatch[2]!;
-    const closeRe = /<\/(?:antml:)?invoke>/g;
-    closeRe.lastIndex = openRe.lastIndex;
-    const close = closeRe.exec(body);
-    const nextOpen = body.slice(openRe.lastIndex).search(/<(?:antml:)?invoke\b/);
-    if (!close || (nextOpen !== -1 && openRe.lastIndex + nextOpen < close.index)) {
-      return { ok: false, message: `Unclosed \`<invoke name="${name}">\`, expected \`</invoke>\``, name };
-    }
-    const inner = body.slice(openRe.lastIndex, close.index);
-    const params: Array<[string, string]> = [];
-    paramRe.lastIndex = 0;
-    for (let p = paramRe.exec(inner); p; p = paramRe.exec(inner)) {
-      const pn = attrName.exec(p[1]!);
-      if (!pn) return { ok: false, message: `Unexpected \`<parameter>\` without a \`name\` attribute in \`<invoke name="${name}">\`, expected \`<parameter name="...">\``, name };
-      const paramName = pn[1] ?? pn[2]!;
-      const pcRe = /<\/(?:antml:)?parameter>/g;
-      pcRe.lastIndex = paramRe.lastIndex;
-      const pc = pcRe.exec(inner);
-      if (!pc) return { ok: false, message: `Unclosed \`<parameter name="${paramName}">\` in \`<invoke name="${name}">\`, expected \`</parameter>\``, name };
-      params.push([paramName, inner.slice(paramRe.lastIndex, pc.index)]);
-      paramRe.lastIndex = pcRe.lastIndex;
-    }
-    invokes.push({ name, params });
-    openRe.lastIndex = closeRe.lastIndex;
-  }
-  return { ok: true, invokes };
+interface Candidate {
+  match: NotationMatch & { where?: string };
+  notation: NotationDefinition;
+  order: number;
 }
 
-function propertySchema(tool: ToolSpec | undefined, param: string): unknown {
-  const props = tool?.inputSchema.properties;
-  return isObject(props) && Object.hasOwn(props, param) ? props[param] : undefined;
-}
-
-function anthropicXml(ex: Extraction, src: Source, at: number, openLength: number): number {
-  const s = src.text;
-  const bodyStart = at + openLength;
-  const closeRe = /<\/(?:antml:)?function_calls>/g;
-  closeRe.lastIndex = bodyStart;
-  const close = closeRe.exec(s);
-  const reopenRe = /<(?:antml:)?function_calls>/g;
-  reopenRe.lastIndex = bodyStart;
-  const reopen = reopenRe.exec(s);
-  const where = '`<function_calls>` block';
-  if (!close || (reopen && reopen.index < close.index)) {
-    const k = skipWhitespace(s, bodyStart);
-    if (!/^<(?:antml:)?invoke\b/.test(s.slice(k, k + 16))) return bodyStart;
-    const end = reopen ? reopen.index : s.length;
-    ex.unparseable(place(src, where, at, end), 'Unclosed `<function_calls>` block, expected `</function_calls>` after the last `</invoke>`');
-    return end;
-  }
-  const end = closeRe.lastIndex;
-  const body = s.slice(bodyStart, close.index);
-  if (!/\S/.test(body)) return end;
-  const block = place(src, where, at, end);
-  const parsed = parseInvokes(body);
-  if (!parsed.ok || parsed.invokes.length === 0) {
-    const p = placeholderInText(body);
-    if (p) ex.placeholder(p, block);
-    else if (!parsed.ok) ex.unparseable(block, `${parsed.message} (in ${where})`, parsed.name);
-    else ex.unparseable(block, `Unexpected content in ${where}, expected \`<invoke name="tool_name">\` with \`<parameter name="...">value</parameter>\` inside`);
-    return end;
-  }
-  for (const invoke of parsed.invokes) {
-    const p = placeholderInCall(invoke.name, Object.fromEntries(invoke.params));
-    if (p) {
-      ex.placeholder(p, block);
-      return end;
-    }
-  }
-  for (const invoke of parsed.invokes) {
-    const tool = ex.tools.get(invoke.name);
-    const args: Record<string, unknown> = {};
-    for (const [k, v] of invoke.params) Object.defineProperty(args, k, { value: coerceParameter(v, propertySchema(tool, k)), enumerable: true, writable: true, configurable: true });
-    ex.example({ name: invoke.name, arguments: args }, 'anthropic-xml', block);
-  }
-  return end;
-}
-
-function llama(ex: Extraction, src: Source, at: number): number {
-  const s = src.text;
-  const open = /<function=([^>\n]*)>/y;
-  open.lastIndex = at;
-  const m = open.exec(s);
-  if (!m) return at + 1;
-  const name = m[1]!.trim().replace(/^["']|["']$/g, '');
-  const bodyStart = open.lastIndex;
-  const close = s.indexOf('</function>', bodyStart);
-  const reopen = s.indexOf('<function=', bodyStart);
-  const where = `\`<function=${name}>\` block`;
-  if (close === -1 || (reopen !== -1 && reopen < close)) {
-    const k = skipWhitespace(s, bodyStart);
-    if (s[k] !== '{') return bodyStart;
-    const end = reopen !== -1 ? Math.min(reopen, paragraphEnd(src, bodyStart)) : paragraphEnd(src, bodyStart);
-    ex.unparseable(place(src, where, at, end), `Unclosed ${where}, expected \`</function>\` after the arguments`, name);
-    return end;
-  }
-  const end = close + '</function>'.length;
-  const block = place(src, where, at, end);
-  const body = s.slice(bodyStart, close);
-  if (isPlaceholderName(name)) {
-    ex.placeholder({ token: name, unrendered: /\{\{/.test(name) }, block);
-    return end;
-  }
-  let args: unknown = {};
-  if (/\S/.test(body)) {
-    const read = readJsonSequence(body);
-    if (!read.ok) {
-      const p = placeholderInText(body, read.offset);
-      if (p) ex.placeholder(p, block);
-      else ex.unparseable(block, ex.locate(read.message, where, read.atEnd ? undefined : src.map(bodyStart + read.offset)), name);
-      return end;
-    }
-    if (read.value.length !== 1 || !isObject(read.value[0])) {
-      ex.unparseable(block, `Unexpected JSON in ${where}, expected one object of arguments`, name);
-      return end;
-    }
-    args = read.value[0];
-  }
-  if (!/^[A-Za-z0-9_.:-]+$/.test(name)) {
-    ex.unparseable(block, `Unexpected tool name \`${name}\` in ${where}, expected letters, digits, \`_\`, \`.\` or \`-\``, name);
-    return end;
-  }
-  const p = placeholderInCall(name, args);
-  if (p) ex.placeholder(p, block);
-  else ex.example({ name, arguments: args }, 'llama', block);
-  return end;
-}
-
-function argumentsOf(call: PythonCall, tool: ToolSpec | undefined): Record<string, unknown> {
-  const props = tool?.inputSchema.properties;
-  const names = isObject(props) ? Object.keys(props) : [];
-  const out: Record<string, unknown> = {};
-  const set = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  // Positional arguments take the schema's property order, as BFCL's own checker does; without a schema, their index.
-  call.positional.forEach((v, i) => set(names[i] ?? String(i), v));
-  for (const [k, v] of call.keywords) set(k, v);
-  return out;
-}
-
-function pythonic(ex: Extraction, src: Source, at: number, where = 'pythonic call list', quiet = false): number {
-  const r = readPythonCalls(src.text, at);
-  if (r.ok) {
-    const block = place(src, where, at, r.end);
-    for (const call of r.calls) {
-      const p = placeholderInCall(call.name, [...call.positional, ...call.keywords.map(([k, v]) => ({ [k]: v }))]);
-      if (p) {
-        ex.placeholder(p, block);
-        return r.end;
-      }
-    }
-    for (const call of r.calls) ex.example({ name: call.name, arguments: argumentsOf(call, ex.tools.get(call.name)) }, 'pythonic', block);
-    return r.end;
-  }
-  if (quiet) return at + 1;
-  const end = bracketEnd(src, at);
-  const span = src.text.slice(at, Math.max(end, r.offset + 1));
-  const named = r.names.find(isPlaceholderName);
-  const p = named !== undefined ? { token: named, unrendered: /\{\{/.test(named) } : placeholderInText(span, r.offset - at);
-  if (p && (named !== undefined || r.sawKeyword || /\.\.\.|…/.test(span))) {
-    ex.placeholder(p, place(src, where, at, end));
-    return end;
-  }
-  if (!r.sawKeyword) return at + 1;
-  ex.unparseable(place(src, where, at, end), ex.locate(r.message, where, src.map(r.offset)), r.names[0]);
-  return end;
-}
-
-function bareJson(ex: Extraction, src: Source, at: number): number {
-  const read = readJson(src.text, at);
-  if (read.ok) {
-    const shape = callsFromValue(read.value);
-    if (shape.kind === 'calls' || shape.kind === 'error') {
-      jsonBlock(ex, src, at, src.text.slice(at, read.end), place(src, 'JSON tool call', at, read.end), { mustBeCall: false, notation: 'name-arguments' });
-    }
-    return read.end;
-  }
-  const end = paragraphEnd(src, at);
-  const span = src.text.slice(at, Math.min(end, at + 4000));
-  if (!looksLikeCall(span)) return at + 1;
-  const block = place(src, 'JSON tool call', at, end);
-  const p = placeholderInText(span, read.offset - at);
-  if (p) ex.placeholder(p, block);
-  else ex.unparseable(block, ex.locate(read.message, 'JSON tool call', read.atEnd ? undefined : src.map(read.offset)));
-  return end;
-}
-
-const trigger = /<(?:antml:)?function_calls>|<tool_call>|<function=|\[[ \t]*[A-Za-z_][\w.]*[ \t]*\(|\[\s*\{\s*["']|\{\s*["']/g;
-
-/** Tags, call lists and call-shaped JSON in prose (or in a fence read like prose). */
+/** Every notation over a piece of prose (or a fence read like prose), places read in text order. */
 function scan(ex: Extraction, src: Source): void {
-  const s = src.text;
-  let i = 0;
-  while (i < s.length) {
-    trigger.lastIndex = i;
-    const m = trigger.exec(s);
-    if (!m) break;
-    const at = m.index;
-    const t = m[0];
-    let next: number;
-    if (t === '<tool_call>') next = hermes(ex, src, at, t.length);
-    else if (t.endsWith('function_calls>')) next = anthropicXml(ex, src, at, t.length);
-    else if (t === '<function=') next = llama(ex, src, at);
-    else if (t.endsWith('(')) next = pythonic(ex, src, at);
-    else next = bareJson(ex, src, at);
-    i = Math.max(next, at + 1);
+  const context = contextOf(ex, src);
+  const candidates: Candidate[] = [];
+  ex.notations.forEach((notation, order) => {
+    if (tokenNotations.has(notation) !== ex.tokenPass) return;
+    let found: Iterable<NotationMatch>;
+    try {
+      found = notation.find(src.text, context);
+      for (const match of found) {
+        if (!Number.isInteger(match.start) || !Number.isInteger(match.end) || match.start < 0 || match.end > src.text.length || match.end <= match.start) continue;
+        candidates.push({ match, notation, order });
+      }
+    } catch (error) {
+      if (ex.builtIn.has(notation)) throw error;
+      ex.notationFailed(notation, error);
+    }
+  });
+  candidates.sort((a, b) => a.match.start - b.match.start || b.match.end - a.match.end || a.order - b.order);
+  let consumed = 0;
+  for (const { match, notation } of candidates) {
+    if (match.start < consumed) continue;
+    if (!ex.tokenPass && ex.isClaimed(src.map(match.start))) continue;
+    let result: ParseResult;
+    try {
+      result = notation.parse(match, context);
+    } catch (error) {
+      if (ex.builtIn.has(notation)) throw error;
+      result = { error: `Unexpected error in the \`${notation.name}\` notation's parse: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (result === undefined) continue;
+    const where = typeof match.where === 'string' ? match.where : `\`${notation.name}\` call`;
+    // A placeholder is looked for in the body, not in the tags around it (`<tool_call>` is no placeholder).
+    const body = match as { bodyStart?: unknown; bodyEnd?: unknown };
+    const span = typeof body.bodyStart === 'number' && typeof body.bodyEnd === 'number' ? { start: body.bodyStart, end: body.bodyEnd } : match;
+    record(ex, src, notation.name, result, place(src, where, match.start, match.end), span);
+    consumed = match.end;
+    if (ex.tokenPass) ex.claimed.push({ start: src.map(match.start), end: src.map(match.end) });
   }
+}
+
+/** A fence body that must be (or may be) JSON calls. */
+function jsonFence(ex: Extraction, src: Source, block: BlockPlace, mustBeCall: boolean): void {
+  const result = jsonBody(src.text, 0, src.text.length, { mustBeCall, python: !mustBeCall }, contextOf(ex, src));
+  // A `json` fence that is not JSON (a transcript with `Action:` and a JSON blob): read like prose.
+  if (!mustBeCall && isParseFailure(result) && result.tool === undefined && result.placeholder === undefined && !readJsonSequence(src.text).ok && !looksLikeOneBrokenValue(src.text)) {
+    scan(ex, src);
+    return;
+  }
+  if (isParseFailure(result) && result.error === 'Unexpected JSON that is not a tool call, expected `{"name": "...", "arguments": {...}}`') {
+    ex.unparseable(block, `Unexpected JSON that is not a tool call in ${block.where}, expected \`{"name": "...", "arguments": {...}}\``);
+    return;
+  }
+  record(ex, src, 'fenced-json', result, block, { start: 0, end: src.text.length });
 }
 
 /** Maps offsets in a fence's value to the source: each value line is the tail of its source line. */
@@ -504,26 +332,50 @@ function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
     if (body === '') return ex.unparseable(block, `Unexpected empty \`${f.lang}\` fence, expected a tool call`);
     if (!f.closed) block.where = `the unclosed \`${f.lang}\` fence`;
     if (/^\[[ \t]*[A-Za-z_][\w.]*[ \t]*\(/.test(body)) {
-      pythonic(ex, src, f.value.length - body.length, block.where);
+      const at = f.value.length - body.length;
+      const r = readPythonCalls(src.text, at);
+      const result: ParseResult = r.ok
+        ? r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)) }))
+        : r.names.some(isPlaceholderName)
+          ? { error: r.message, placeholder: r.names.find(isPlaceholderName)! }
+          : { error: r.message, offset: r.offset, ...(r.names[0] === undefined ? {} : { tool: r.names[0] }) };
+      record(ex, src, 'pythonic', result, block, { start: at, end: src.text.length });
       return;
     }
-    return jsonBlock(ex, src, 0, f.value, block, { mustBeCall: true, notation: 'fenced-json' });
+    return jsonFence(ex, src, block, true);
   }
   if (jsonFences.has(f.lang)) {
     if (!f.closed) block.where = `the unclosed \`${f.lang}\` fence`;
-    return jsonBlock(ex, src, 0, f.value, block, { mustBeCall: false, notation: 'fenced-json' });
+    return jsonFence(ex, src, block, false);
   }
   if (pythonFences.has(f.lang)) {
     const body = f.value.trim();
-    // Only a fence that is nothing but a call list is an example; other Python is code.
+    // Only a fence that is nothing but a call list (or a printed message dict) is an example; other Python is code.
+    if ((body.startsWith('{') || /^\[\s*\{/.test(body)) && looksLikeCall(body)) {
+      const result = jsonBody(src.text, 0, src.text.length, { mustBeCall: false, python: true }, contextOf(ex, src));
+      if (Array.isArray(result) && result.length > 0) record(ex, src, 'name-arguments', result, block, { start: 0, end: src.text.length });
+      return;
+    }
     if (/^\[[ \t]*[A-Za-z_][\w.]*[ \t]*\(/.test(body)) {
-      const r = readPythonCalls(body, 0);
-      if (r.ok && r.end === body.length) pythonic(ex, src, f.value.indexOf('['), block.where, true);
+      const at = f.value.indexOf('[');
+      const r = readPythonCalls(src.text, at);
+      if (r.ok && !/\S/.test(src.text.slice(r.end)) && !r.calls.some((c) => pythonBuiltins.has(c.name) && !ex.tools.has(c.name))) {
+        const calls = r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)) }));
+        record(ex, src, 'pythonic', calls, { ...block, where: block.where }, { start: at, end: r.end });
+      }
     }
     return;
   }
   if (markdownFences.has(f.lang) && depth < 3) return extractInto(ex, src, mode, depth + 1);
-  if (proseFences.has(f.lang)) scan(ex, src);
+  if (proseFences.has(f.lang)) return scan(ex, src);
+  // Code of any language that is nothing but one call of a tool the prompt has is that call.
+  const body = f.value.trim();
+  const name = /^[A-Za-z_][\w.]*(?=\()/.exec(body)?.[0];
+  if (name !== undefined && ex.tools.has(name)) {
+    const at = f.value.indexOf(name);
+    const r = readPythonCall(src.text, at);
+    if (r.ok && !/\S/.test(src.text.slice(r.end))) record(ex, src, 'pythonic', r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)) })), block, { start: at, end: r.end });
+  }
 }
 
 /** The text with block-quote markers turned into spaces, so a quoted tag's JSON parses and every offset stays put. */
@@ -561,6 +413,35 @@ function withoutQuoteMarkers(text: string, structure: Structure, lines: LineInde
   return out + text.slice(from);
 }
 
+/**
+ * The first pass: token notations over the whole text, except the inside of code fences (a
+ * parser's source quoting `<|python_tag|>` is not an example). What they read is claimed, and
+ * the second pass leaves it alone.
+ */
+function claimTokens(ex: Extraction, view: string, structure: Structure): void {
+  if (!ex.notations.some((n) => tokenNotations.has(n))) return;
+  const code = structure.fences.filter((f) => !callFences.has(f.lang) && !jsonFences.has(f.lang) && !markdownFences.has(f.lang) && !proseFences.has(f.lang));
+  // Blank the code fences out (same length, so offsets hold).
+  let text = view;
+  if (code.length > 0) {
+    let out = '';
+    let from = 0;
+    for (const f of code) {
+      if (f.start < from) continue;
+      out += view.slice(from, f.start) + view.slice(f.start, f.end).replace(/[^\n]/g, ' ');
+      from = f.end;
+    }
+    text = out + view.slice(from);
+  }
+  ex.tokenPass = true;
+  try {
+    scan(ex, { text, map: (o) => o });
+  } finally {
+    ex.tokenPass = false;
+  }
+  ex.claimed.sort((a, b) => a.start - b.start);
+}
+
 /** Fences and prose of one markdown text (the prompt, or the body of a `markdown` fence inside it). */
 function extractInto(ex: Extraction, src: Source, mode: ParseMode, depth: number): void {
   let structure: Structure;
@@ -572,12 +453,15 @@ function extractInto(ex: Extraction, src: Source, mode: ParseMode, depth: number
   }
   const lines = depth === 0 ? ex.lines : new LineIndex(src.text);
   const view = withoutQuoteMarkers(src.text, structure, lines);
+  if (depth === 0) claimTokens(ex, src.text, structure);
   let prev = 0;
   const segment = (from: number, to: number) => {
     if (to > from) scan(ex, { text: view.slice(from, to), map: (o) => src.map(o + from) });
   };
   for (const f of structure.fences) {
     if (f.start < prev) continue;
+    // A fence inside a call a token notation read (DeepSeek's `json` fence) is part of that call.
+    if (ex.isClaimed(src.map(f.start))) continue;
     segment(prev, f.start);
     fence(ex, depth === 0 ? f : { ...f, start: src.map(f.start), end: src.map(f.end), line: ex.lines.at(src.map(f.start)).line }, mode, depth);
     prev = f.end;
@@ -591,7 +475,7 @@ function extractInto(ex: Extraction, src: Source, mode: ParseMode, depth: number
  * Never throws.
  */
 export function extractToolCalls(text: string, options: ExtractOptions = {}): ExtractResult {
-  const ex = new Extraction(text, options.tools ?? []);
+  const ex = new Extraction(text, options.tools ?? [], options.notations ?? []);
   extractInto(ex, { text, map: (o) => o }, options.mode ?? 'fast', 0);
   ex.examples.sort((a, b) => a.range.start - b.range.start);
   ex.diagnostics.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
@@ -599,5 +483,7 @@ export function extractToolCalls(text: string, options: ExtractOptions = {}): Ex
 }
 
 export { exampleRules } from './rules.js';
+export { defineNotation } from './notation.js';
+export type { NotationContext, NotationDefinition, NotationMatch, ParsedCall, ParseFailure, ParseResult } from './notation.js';
 export type { Notation, ToolCallExample } from './types.js';
 export type { ParseMode } from './markdown.js';

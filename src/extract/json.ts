@@ -43,6 +43,14 @@ export function skipWhitespace(text: string, i: number): number {
   return i;
 }
 
+/** Where each object read was opened (its `{`), for pointing at a call nested in a bigger value. */
+const objectOffsets = new WeakMap<object, number>();
+
+/** The offset of the `{` that opened `value`, when the reader read it. */
+export function offsetOf(value: unknown): number | undefined {
+  return typeof value === 'object' && value !== null ? objectOffsets.get(value) : undefined;
+}
+
 class JsonReader {
   i: number;
   constructor(
@@ -143,6 +151,7 @@ class JsonReader {
 
   object(depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    objectOffsets.set(out, this.i);
     this.i++;
     this.i = skipWhitespace(this.text, this.i);
     if (this.text[this.i] === '}') {

@@ -37,7 +37,22 @@ function placeholderValue(value: string): Placeholder | undefined {
   if (/^\$[A-Z][A-Z0-9_]*$/.test(t)) return { token: t, unrendered: false };
   if (/^<[A-Za-z][\w.]*[-_ ][\w .-]*>$/.test(t) || genericWords.test(t)) return { token: t, unrendered: false };
   if (t === '...' || t === '…') return { token: t, unrendered: false };
+  if (proseValue(t)) return { token: t, unrendered: false };
   return undefined;
+}
+
+/**
+ * A value written as an instruction to the reader rather than a value: `File path here`,
+ * `Your command here (optional)`, `true or false`. Usage blocks of tag-style prompts
+ * (Cline, Roo Code) fill every parameter this way.
+ */
+function proseValue(t: string): boolean {
+  if (t.length > 120 || t.includes('\n')) return false;
+  const words = t.split(/\s+/).length;
+  if (words <= 12 && /\bhere\b\.?(?:\s*\((?:optional|required)[^)]*\))?$/i.test(t) && /^(?:your|insert|the|a|an|[A-Za-z][\w-]*(?:\s[\w/-]+){0,4}\s+here)\b/i.test(t)) return true;
+  if (/^true or false\b/i.test(t)) return true;
+  if (/^\/?path\/to\/[\w./-]*$/i.test(t)) return true;
+  return words <= 12 && /\s\((?:optional|required)[^)]*\)$/i.test(t);
 }
 
 /** A placeholder in a parsed call: its name, an argument key or a string value anywhere inside. */

@@ -30,8 +30,13 @@ const identifier = /[A-Za-z_][A-Za-z0-9_]*/y;
 const dotted = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/y;
 const numberRe = /[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d+)?)/y;
 
+const pythonWords = [['True', true], ['False', false], ['None', null]] as const;
+// Docs print Python dicts and JSON side by side, mixing them; a literal read leniently takes both spellings.
+const lenientWords = [...pythonWords, ['true', true], ['false', false], ['null', null]] as const;
+
 class PythonReader {
   i: number;
+  words: ReadonlyArray<readonly [string, boolean | null]> = pythonWords;
   names: string[] = [];
   sawKeyword = false;
   constructor(
@@ -134,7 +139,7 @@ class PythonReader {
     stringStart.lastIndex = this.i;
     const prefix = stringStart.exec(t);
     if (prefix) return this.string(prefix[0]);
-    for (const [word, value] of [['True', true], ['False', false], ['None', null]] as const) {
+    for (const [word, value] of this.words) {
       if (t.startsWith(word, this.i) && !/[A-Za-z0-9_]/.test(t[this.i + word.length] ?? '')) {
         this.i += word.length;
         return value;
@@ -254,5 +259,30 @@ export function readPythonCalls(text: string, start: number): PythonResult {
     const offset = error instanceof ReadError ? error.offset : reader.i;
     const message = error instanceof ReadError ? error.message : `Unexpected input, expected a Python call list (${String((error as Error)?.message ?? error)})`;
     return { ok: false, offset, message, names: reader.names, sawKeyword: reader.sawKeyword };
+  }
+}
+
+/** One call without brackets, `get_weather(city="Paris")`, starting at its name. */
+export function readPythonCall(text: string, start: number): PythonResult {
+  const reader = new PythonReader(text, start);
+  try {
+    const call = reader.call();
+    return { ok: true, calls: [call], end: reader.i };
+  } catch (error) {
+    const offset = error instanceof ReadError ? error.offset : reader.i;
+    const message = error instanceof ReadError ? error.message : `Unexpected input, expected a Python call (${String((error as Error)?.message ?? error)})`;
+    return { ok: false, offset, message, names: reader.names, sawKeyword: reader.sawKeyword };
+  }
+}
+
+/** A Python literal (`{'role': 'assistant', 'content': None}`) starting at `start`. */
+export function readPythonLiteral(text: string, start: number): { ok: true; value: unknown; end: number } | { ok: false; offset: number; message: string } {
+  const reader = new PythonReader(text, start);
+  reader.words = lenientWords;
+  try {
+    const value = reader.value(0);
+    return { ok: true, value, end: reader.i };
+  } catch (error) {
+    return { ok: false, offset: error instanceof ReadError ? error.offset : reader.i, message: error instanceof ReadError ? error.message : String((error as Error)?.message ?? error) };
   }
 }

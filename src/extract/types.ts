@@ -7,7 +7,10 @@ export type Notation =
   | 'openai-tool-calls' // {"tool_calls":[{"function":{"name","arguments":"<json>"}}]}
   | 'name-arguments' // {"name","arguments"} outside any tag
   | 'llama' // <function=name>{...}</function>
-  | 'pythonic'; // [get_weather(city="Paris")]
+  | 'pythonic' // [get_weather(city="Paris")]
+  | 'qwen3-coder-xml' // <function=name><parameter=key>value</parameter></function>
+  | 'tag-per-tool' // <read_file><path>a.ts</path></read_file> (Cline, Roo Code)
+  | (string & {}); // a custom notation's name
 
 /** One tool call written in a text, with where it is. */
 export interface ToolCallExample {

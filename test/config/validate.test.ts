@@ -102,7 +102,7 @@ describe('unknown keys are findings, not errors', () => {
 
   test('a key nobody could mean lists the keys there are', async () => {
     const config = await loadJson(JSON.stringify({ tools: [], frobnicate: true }));
-    expect(config.findings[0]!.message).toMatch(/^Unexpected key `frobnicate` in the config, expected one of `prompts`, `tools`, .*`strictExamples`: the key is ignored; rename or delete it$/);
+    expect(config.findings[0]!.message).toMatch(/^Unexpected key `frobnicate` in the config, expected one of `prompts`, `tools`, .*`strictExamples`, `notations`: the key is ignored; rename or delete it$/);
   });
 
   test('inside a persisted source: named by its place, and the source keeps its other keys', async () => {

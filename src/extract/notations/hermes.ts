@@ -1,0 +1,55 @@
+/** `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`: Hermes, Qwen 2.5 and most open-weight chat templates. */
+import { skipWhitespace } from '../json.js';
+import { defineNotation } from '../notation.js';
+import { jsonBody } from './json.js';
+
+interface HermesMatch {
+  start: number;
+  end: number;
+  where: string;
+  bodyStart: number;
+  bodyEnd: number;
+  closed: boolean;
+}
+
+const OPEN = '<tool_call>';
+const CLOSE = '</tool_call>';
+
+export const hermesNotation = defineNotation<HermesMatch>({
+  name: 'hermes',
+  description: '`<tool_call>` tags around a JSON call',
+  *find(text, context) {
+    for (let at = text.indexOf(OPEN); at !== -1; ) {
+      const bodyStart = at + OPEN.length;
+      const close = text.indexOf(CLOSE, bodyStart);
+      const reopen = text.indexOf(OPEN, bodyStart);
+      if (close === -1 || (reopen !== -1 && reopen < close)) {
+        const k = skipWhitespace(text, bodyStart);
+        // `<tool_call>` followed by prose is a mention of the tag; followed by JSON it is a call.
+        if (text[k] === '{' || text[k] === '[') {
+          const end = reopen !== -1 ? Math.min(reopen, context.paragraphEnd(bodyStart)) : context.paragraphEnd(bodyStart);
+          yield { start: at, end, where: '`<tool_call>` block', bodyStart, bodyEnd: end, closed: false };
+        }
+        at = reopen;
+        continue;
+      }
+      const end = close + CLOSE.length;
+      yield { start: at, end, where: '`<tool_call>` block', bodyStart, bodyEnd: close, closed: true };
+      at = text.indexOf(OPEN, end);
+    }
+  },
+  parse(match, context) {
+    if (!match.closed) return { error: 'Unclosed `<tool_call>` block, expected `</tool_call>` after the call' };
+    const body = context.text.slice(match.bodyStart, match.bodyEnd);
+    // Tags inside (`<function=name>` in Qwen3-Coder's template) are read by their own notation.
+    if (body.trimStart().startsWith('<')) return undefined;
+    // A call written as `name key=value` or `name(...)` is meant as a call even without JSON: never skip it.
+    if (/^\s*[A-Za-z_][\w.-]*\s*(?:\(|[A-Za-z_][\w-]*\s*=)/.test(body) && !/[{[]/.test(body)) {
+      return { error: 'Unexpected text in `<tool_call>` block, expected a JSON object with `name` and `arguments`' };
+    }
+    // `<tool_call></tool_call>` or `` `<tool_call>` and `</tool_call>` `` in prose names the tags; it holds no call.
+    if (!/[{[(:"]/.test(body)) return [];
+    // Hermes' own parser falls back to Python's literal_eval, so `{'name': ...}` is a call too.
+    return jsonBody(context.text, match.bodyStart, match.bodyEnd, { mustBeCall: true, python: true }, context);
+  },
+});

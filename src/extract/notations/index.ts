@@ -1,0 +1,47 @@
+/**
+ * The notations the extractor reads without being told: each is one file here, written
+ * against the same `defineNotation` interface a config's custom notations use.
+ */
+import type { NotationDefinition } from '../notation.js';
+import { anthropicXmlNotation } from './anthropic-xml.js';
+import { deepseekNotation } from './deepseek.js';
+import { functionTagNotation } from './function-tag.js';
+import { functionaryNotation } from './functionary.js';
+import { harmonyNotation } from './harmony.js';
+import { hermesNotation } from './hermes.js';
+import { jsonNotation } from './json.js';
+import { lfmNotation } from './lfm.js';
+import { mistralNotation } from './mistral.js';
+import { pythonTagNotation } from './python-tag.js';
+import { pythonicNotation } from './pythonic.js';
+import { qwenAgentNotation } from './qwen-agent.js';
+import { reactNotation } from './react.js';
+import { tagPerToolNotation } from './tag-per-tool.js';
+
+/**
+ * In order of preference where two notations claim the same place: tokens and tags that
+ * name their format first, then call syntax, then bare JSON.
+ */
+export const builtInNotations: readonly NotationDefinition<any>[] = [
+  hermesNotation,
+  anthropicXmlNotation,
+  functionTagNotation,
+  harmonyNotation,
+  deepseekNotation,
+  mistralNotation,
+  functionaryNotation,
+  lfmNotation,
+  qwenAgentNotation,
+  pythonTagNotation,
+  reactNotation,
+  tagPerToolNotation,
+  pythonicNotation,
+  jsonNotation,
+];
+
+/**
+ * Notations written in a model's own special tokens. Their calls can straddle what Markdown
+ * sees as a fence (DeepSeek wraps the arguments in a `json` fence between two tokens), so
+ * they read the whole text once, before fences and prose are told apart.
+ */
+export const tokenNotations: ReadonlySet<NotationDefinition<any>> = new Set([harmonyNotation, deepseekNotation, mistralNotation, functionaryNotation, lfmNotation, qwenAgentNotation, pythonTagNotation]);

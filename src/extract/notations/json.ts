@@ -1,0 +1,158 @@
+/**
+ * JSON calls: `{"name": ..., "arguments": {...}}` and every provider's shape of it (a
+ * `tool_use` block, an OpenAI message with `tool_calls`, a Gemini `functionCall`, a request
+ * whose messages hold calls), in prose and in the bodies other notations hand over.
+ */
+import { coerceParameter } from '../coerce.js';
+import { offsetOf, readJson, readJsonSequence } from '../json.js';
+import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
+import { isPlaceholderName, placeholderInCall } from '../placeholder.js';
+import { readPythonLiteral } from '../python.js';
+import { callsFromValue, looksLikeCall, type RawCall } from '../shapes.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `"arguments": "image.png"`: a one-parameter tool given its value bare. The string goes to the
+ * tool's only required parameter (or its only parameter), typed by that parameter's schema.
+ * Without such a parameter the string stays, and validation reports it.
+ */
+export function plainStringArguments(call: RawCall, tools: NotationContext['tools']): ParsedCall {
+  const out: ParsedCall = { name: call.name, arguments: call.arguments };
+  if (call.notation) out.notation = call.notation;
+  if (!call.plainString || typeof call.arguments !== 'string') return out;
+  const schema = tools.get(call.name)?.inputSchema;
+  const props = isObject(schema?.properties) ? schema.properties : undefined;
+  if (!props) return out;
+  const required = Array.isArray(schema?.required) ? schema.required.filter((k): k is string => typeof k === 'string' && Object.hasOwn(props, k)) : [];
+  const names = Object.keys(props);
+  const target = required.length === 1 ? required[0] : names.length === 1 ? names[0] : undefined;
+  if (target === undefined) return out;
+  const args: Record<string, unknown> = {};
+  Object.defineProperty(args, target, { value: coerceParameter(call.arguments, props[target]), enumerable: true, writable: true, configurable: true });
+  out.arguments = args;
+  return out;
+}
+
+export interface JsonBodyOptions {
+  /** The container promised a call (a `tool_call` fence, a `<tool_call>` tag): anything else is a finding. */
+  mustBeCall: boolean;
+  /** Python literals (`{'name': 'x', 'arguments': {...}}`, `None`) are read too. */
+  python?: boolean;
+}
+
+/** The calls in `text.slice(start, end)`, a body that should hold JSON values only. */
+export function jsonBody(text: string, start: number, end: number, options: JsonBodyOptions, context: NotationContext): ParseResult {
+  return located(jsonBodyCalls(text, start, end, options, context), start);
+}
+
+/** Calls read from a message or a request point at their own block; `base` is where the JSON was read from. */
+function located(result: ParseResult, base: number): ParseResult {
+  if (!Array.isArray(result)) return result;
+  return result.map((c: ParsedCall & { source?: object }) => {
+    const { source, ...call } = c;
+    const at = offsetOf(source);
+    return at === undefined ? call : { ...call, at: base + at };
+  });
+}
+
+function jsonBodyCalls(text: string, start: number, end: number, options: JsonBodyOptions, context: NotationContext): ParseResult {
+  const body = text.slice(start, end);
+  const read = readJsonSequence(body);
+  let values: unknown[];
+  if (read.ok) values = read.value;
+  else {
+    const py = options.python ? readPythonLiteral(body, body.length - body.trimStart().length) : undefined;
+    if (py?.ok && !/\S/.test(body.slice(py.end))) values = [py.value];
+    else {
+      if (!options.mustBeCall && !looksLikeCall(body)) return undefined;
+      return read.atEnd ? { error: read.message } : { error: read.message, offset: start + read.offset };
+    }
+  }
+  return callsIn(values, options.mustBeCall, context);
+}
+
+/** A message, a transcript or a request: its calls are nested, and each is pointed at where it is. */
+function nests(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some((v) => isObject(v) && typeof v.role === 'string');
+  return isObject(value) && (typeof value.role === 'string' || Array.isArray(value.messages) || isObject(value.params) || isObject(value.result));
+}
+
+function callsIn(values: readonly unknown[], mustBeCall: boolean, context: NotationContext): ParseResult {
+  const calls: Array<ParsedCall & { source?: object }> = [];
+  let others = 0;
+  for (const value of values) {
+    const shape = callsFromValue(value);
+    if (shape.kind === 'calls') {
+      const nested = nests(value);
+      calls.push(...shape.calls.map((c) => (nested && c.source ? { ...plainStringArguments(c, context.tools), source: c.source } : plainStringArguments(c, context.tools))));
+    }
+    else if (shape.kind === 'bare-name' && mustBeCall) calls.push({ name: shape.name, arguments: {} });
+    else if (shape.kind === 'error') {
+      if (shape.name !== undefined && isPlaceholderName(shape.name)) return { error: shape.message, placeholder: shape.name };
+      return shape.name === undefined ? { error: shape.message } : { error: shape.message, tool: shape.name };
+    } else others++;
+  }
+  if (calls.length === 0) {
+    if (!mustBeCall) return [];
+    const p = placeholderInCall('', values);
+    if (p) return { error: 'placeholder', placeholder: p.token };
+    return { error: 'Unexpected JSON that is not a tool call, expected `{"name": "...", "arguments": {...}}`' };
+  }
+  if (others > 0) return { error: `Unexpected JSON value that is not a tool call beside ${calls.length} call${calls.length === 1 ? '' : 's'}, expected only tool calls` };
+  return calls;
+}
+
+interface JsonMatch {
+  start: number;
+  end: number;
+  where: string;
+  value?: unknown;
+  error?: { message: string; offset?: number };
+}
+
+const trigger = /\[\s*\{\s*["']|\{\s*["']/g;
+
+/** JSON values of a call shape standing in prose: `{"name": "get_weather", "arguments": {...}}`. */
+export const jsonNotation = defineNotation<JsonMatch>({
+  name: 'name-arguments',
+  description: 'a JSON (or Python-literal) object or array of a call shape, anywhere in prose',
+  *find(text, context) {
+    let i = 0;
+    while (i < text.length) {
+      trigger.lastIndex = i;
+      const m = trigger.exec(text);
+      if (!m) return;
+      const at = m.index;
+      const read = readJson(text, at);
+      if (read.ok) {
+        yield { start: at, end: read.end, where: 'JSON tool call', value: read.value };
+        i = read.end;
+        continue;
+      }
+      if (m[0].endsWith("'")) {
+        const py = readPythonLiteral(text, at);
+        if (py.ok) {
+          yield { start: at, end: py.end, where: 'Python dict tool call', value: py.value };
+          i = py.end;
+          continue;
+        }
+      }
+      const end = context.paragraphEnd(at);
+      const span = text.slice(at, Math.min(end, at + 4000));
+      if (looksLikeCall(span)) {
+        yield { start: at, end, where: 'JSON tool call', error: { message: read.message, ...(read.atEnd ? {} : { offset: read.offset }) } };
+        i = end;
+      } else i = at + 1;
+    }
+  },
+  parse(match, context) {
+    if (match.error) return { error: match.error.message, ...(match.error.offset === undefined ? {} : { offset: match.error.offset }) };
+    const shape = callsFromValue(match.value);
+    // Any other JSON is data: it is read (so nothing inside it is taken for a call) and holds no call.
+    if (shape.kind !== 'calls' && shape.kind !== 'error') return [];
+    return located(callsIn([match.value], false, context), 0);
+  },
+});

@@ -1,0 +1,88 @@
+/**
+ * One element per tool, as Cline, Roo Code and similar agents prompt:
+ * `<read_file>\n<path>src/a.ts</path>\n</read_file>`. Only elements named after a tool the
+ * prompt is sent with count, so without tools nothing is read. Child elements are the
+ * parameters, typed by the tool's schema; nested elements become objects, repeated ones arrays.
+ */
+import { defineNotation, type ParseResult } from '../notation.js';
+import { placeholderInCall } from '../placeholder.js';
+import { childElements, elementValue, propertySchema } from './xml.js';
+
+function describesItself(name: string, raw: string): boolean {
+  const t = raw.trim().toLowerCase();
+  const words = name.toLowerCase().replace(/_/g, ' ');
+  return (t.startsWith(`${words} `) || t.startsWith(`${name.toLowerCase()} `)) && t.split(/\s+/).length <= 10 && !t.includes('\n');
+}
+
+interface TagMatch {
+  start: number;
+  end: number;
+  where: string;
+  name: string;
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+const openTag = /<([A-Za-z_][\w-]*)>/g;
+
+export const tagPerToolNotation = defineNotation<TagMatch>({
+  name: 'tag-per-tool',
+  description: 'an element named after a tool, with one child element per parameter (Cline, Roo Code)',
+  *find(text, context) {
+    if (context.tools.size === 0) return;
+    // Where each closing tag of a tool is, found in one pass.
+    const closes = new Map<string, number[]>();
+    const closeTag = /<\/([A-Za-z_][\w-]*)>/g;
+    for (let m = closeTag.exec(text); m; m = closeTag.exec(text)) {
+      if (!context.tools.has(m[1]!)) continue;
+      let list = closes.get(m[1]!);
+      if (!list) closes.set(m[1]!, (list = []));
+      list.push(m.index);
+    }
+    const next = new Map<string, number>();
+    for (let m = openTag.exec(text); m; m = openTag.exec(text)) {
+      const name = m[1]!;
+      const list = closes.get(name);
+      if (!list) continue;
+      let k = next.get(name) ?? 0;
+      while (k < list.length && list[k]! < openTag.lastIndex) k++;
+      next.set(name, k);
+      if (k >= list.length) continue;
+      const close = list[k]!;
+      // The element must not hold a second opening of itself: `<read_file>` in prose, then a real block.
+      const reopen = text.indexOf(`<${name}>`, openTag.lastIndex);
+      if (reopen !== -1 && reopen < close) continue;
+      const end = close + name.length + 3;
+      yield { start: m.index, end, where: `\`<${name}>\` block`, name, bodyStart: openTag.lastIndex, bodyEnd: close };
+      openTag.lastIndex = end;
+    }
+  },
+  parse(match, context): ParseResult {
+    const body = context.text.slice(match.bodyStart, match.bodyEnd);
+    const tool = context.tools.get(match.name);
+    const children = /\S/.test(body) ? childElements(body) : [];
+    // Text that is not parameter elements: a mention of the tag, or a description of it.
+    if (!children) return undefined;
+    // A block under a `Usage:` line shows the tool's format: empty values, or values that describe
+    // the parameter (`<context>context to preload new task with</context>`), are not an example.
+    const usage = /(?:^|\n)[ \t>*_#-]*usage:?[*_]*[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]*$/i.test(context.text.slice(Math.max(0, match.start - 200), match.start));
+    if (usage && (children.length === 0 || children.some((c) => !/\S/.test(c.raw)))) return [];
+    // A value that opens with its parameter's name describes it: `<context>context to preload new task with</context>`.
+    if (children.some((c) => describesItself(c.name, c.raw))) return [];
+    const describes = usage;
+    const args: Record<string, unknown> = {};
+    const repeated = new Set<string>();
+    for (const c of children) {
+      const v = elementValue(c.raw, propertySchema(tool?.inputSchema, c.name));
+      if (!Object.hasOwn(args, c.name)) Object.defineProperty(args, c.name, { value: v, enumerable: true, writable: true, configurable: true });
+      else if (repeated.has(c.name)) (args[c.name] as unknown[]).push(v);
+      else {
+        args[c.name] = [args[c.name], v];
+        repeated.add(c.name);
+      }
+    }
+    // Under `Usage:`, prose values (`File path here`) describe the format quietly; elsewhere they are reported.
+    if (describes && placeholderInCall(match.name, args)) return [];
+    return [{ name: match.name, arguments: args }];
+  },
+});
