@@ -58,11 +58,10 @@ function unreadable(file: string, error: unknown): InputError {
  * the same lines, line numbers and records as `readRecordedCalls`, read 1 MB at a time.
  */
 export async function accumulateFile(accumulator: RecordedAccumulator, file: string, range?: LineRange, source = file, maxLineBytes = DEFAULT_MAX_LINE_BYTES): Promise<void> {
-  const [{ forEachLine }, { unparseableLine, recordedItemsOf, lineTooLong }, { plainCallName, plainArguments }] = await Promise.all([
-    import('../sources/chunks.js'),
-    import('../sources/jsonl.js'),
-    import('../sources/shapes.js'),
-  ]);
+  // jsonl.js first: it imports the other two, and importing a module together with its importer
+  // trips Jest's ESM linker ("request for ... is not in cache"); after it they are loaded.
+  const { unparseableLine, recordedItemsOf, lineTooLong } = await import('../sources/jsonl.js');
+  const [{ forEachLine }, { plainCallName, plainArguments }] = await Promise.all([import('../sources/chunks.js'), import('../sources/shapes.js')]);
   const addAll = (items: RecordedItem[]) => {
     for (let i = 0; i < items.length; i++) accumulator.add(items[i]!);
   };

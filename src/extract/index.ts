@@ -30,7 +30,7 @@ import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
 import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
 import { readPythonCall, readPythonCalls } from './python.js';
 import { exampleRules } from './rules.js';
-import { looksLikeCall, type RawCall } from './shapes.js';
+import { looksLikeCall, type RawCall } from '../shapes/calls.js';
 import type { Notation, ToolCallExample } from './types.js';
 
 export interface ExtractOptions {

@@ -6,6 +6,7 @@
  */
 import { readJsonSequence, skipWhitespace } from '../json.js';
 import { defineNotation, type ParseResult } from '../notation.js';
+import { isPlaceholderName } from '../placeholder.js';
 import { typedCall } from './anthropic-xml.js';
 
 interface FunctionMatch {
@@ -78,6 +79,8 @@ export const functionTagNotation = defineNotation<FunctionMatch>({
     const { name, where } = match;
     if (!match.closed) return { error: `Unclosed ${where}, expected \`</function>\` after the arguments`, tool: name };
     const k = skipWhitespace(text, match.bodyStart);
+    // `<function=...></function>` in a sentence names the format; it holds no call.
+    if (k >= match.bodyEnd && isPlaceholderName(name)) return [];
     if (text.startsWith('<parameter=', k)) {
       const params = parameters(text, k, match.bodyEnd, name);
       if (!Array.isArray(params)) return { error: params.error, offset: params.offset, tool: name };

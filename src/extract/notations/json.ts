@@ -8,7 +8,7 @@ import { offsetOf, readJson, readJsonSequence } from '../json.js';
 import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
 import { isPlaceholderName, placeholderInCall } from '../placeholder.js';
 import { readPythonLiteral } from '../python.js';
-import { callsFromValue, looksLikeCall, type RawCall } from '../shapes.js';
+import { callsFromValue, looksLikeCall, type RawCall } from '../../shapes/calls.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -8,7 +8,7 @@
 import { readJson, skipWhitespace } from '../json.js';
 import { defineNotation, isParseFailure, type NotationMatch, type ParseFailure } from '../notation.js';
 import { type PythonCall, readPythonCall } from '../python.js';
-import { callsFromValue } from '../shapes.js';
+import { callsFromValue } from '../../shapes/calls.js';
 import type { ToolSpec } from '../../tools/types.js';
 import { jsonBody } from './json.js';
 
