@@ -104,6 +104,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
       if (opts.tools) {
         const { formatTools } = await import('./snapshot/format.js');
         process.stdout.write(formatTools(rendered.tools));
+      } else if (rendered.messages && rendered.conversation) {
+        // A prompt written as messages prints them as sent, as its snapshot shows them.
+        const { formatMessages } = await import('./snapshot/format.js');
+        process.stdout.write(`${formatMessages(rendered.messages, rendered.conversation.shape).join('\n')}\n`);
       } else process.stdout.write(rendered.text);
     });
 

@@ -6,6 +6,7 @@ import { formatPretty, toJsonReport } from './report/format.js';
 import { codeFrameFor } from './util/code-frame.js';
 import { InputError } from './util/errors.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
+import { checkCaseInput } from './checks/case-input.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
 import type { NotationDefinition } from './extract/notation.js';
 import { formatSnapshot, formatToolsBaseline } from './snapshot/format.js';
@@ -19,7 +20,7 @@ const plainColors = { RECEIVED_COLOR: (s: string) => s, EXPECTED_COLOR: (s: stri
  */
 export interface SuiteRuntime {
   describe(name: string, fn: () => void): void;
-  test(name: string, fn: () => Promise<void>): void;
+  test(name: string, fn: () => Promise<void>, timeout?: number): void;
   afterAll(fn: () => void): void;
   expect: { extend(matchers: Record<string, unknown>): void; getState(): unknown };
   /** The runner's name, for messages: `Jest` or `Vitest`. */
@@ -124,6 +125,11 @@ export interface ContractSuiteOptions {
    * suite ends, as `check --format json` prints them: for CI annotations, or to compare runs.
    */
   report?: string;
+  /**
+   * Milliseconds each test of the suite may take (default 120 s). Vitest's own default of 5 s
+   * is too short for a database query or a first schema compile on a busy CI runner.
+   */
+  timeout?: number;
 }
 
 /**
@@ -209,10 +215,14 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   let ran = 0;
   const test = (name: string, fn: () => Promise<void>): void => {
     defined++;
-    g.test(name, async () => {
-      ran++;
-      await fn();
-    });
+    g.test(
+      name,
+      async () => {
+        ran++;
+        await fn();
+      },
+      options.timeout ?? 120_000,
+    );
   };
 
   g.describe(`prompt-contract (${project.display(config.file)})`, () => {
@@ -232,6 +242,12 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       const file = snapshotFile(config.snapshots, prompt, caseName);
       expected.add(file);
       test(`${prompt} / ${caseName}: snapshot and tool-call examples`, async () => {
+        // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
+        const definition = module.prompts.get(prompt)!;
+        const inputProblems = await policy(checkCaseInput(definition, definition.cases.get(caseName)!));
+        if (inputProblems.some((d) => d.severity === 'error')) {
+          settle(`The inputs of \`${prompt}\` case \`${caseName}\` do not fit the prompt's input.schema. Edit the case named below:`, inputProblems, reported);
+        }
         const rendered = await placed(cwd, () => renderCase(module, prompt, caseName, registry));
         const state = snapshotState();
         // Run both checks and report both: a stale example must not hide behind a snapshot diff.
@@ -250,6 +266,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
           if (fromData.has(key)) shownIn.set(key, [...(shownIn.get(key) ?? []), `${prompt}/${caseName}`]);
           else own.push(d);
         }
+        own.push(...inputProblems);
         try {
           settle(`Tool-call examples in \`${prompt}\` case \`${caseName}\` do not match the current tool schemas. Edit the file and line named below:`, await policy(dedupe(own)), reported);
         } catch (error) {

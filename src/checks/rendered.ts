@@ -3,7 +3,10 @@ import type { RenderedCase, RenderedItem } from '../render/render.js';
 import { locateInstance } from '../render/source-map.js';
 import type { SchemaCompiler } from '../schema/validator.js';
 import type { NotationDefinition } from '../extract/notation.js';
-import { extractToolCalls } from '../extract/index.js';
+import { extractToolCalls, type ToolCallExample } from '../extract/index.js';
+import { isToolRequest, type Part } from '../render/messages.js';
+import { checkConversation } from './conversation.js';
+import { locate } from '../util/yaml.js';
 import { checkExamples } from './examples.js';
 import { SNAPSHOT_TEXT_LINE } from '../snapshot/format.js';
 import { snapshotFile } from '../snapshot/state.js';
@@ -32,10 +35,43 @@ export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<R
 export function checkRenderedExamples(rendered: RenderedCase | RenderedItem, options: { strict?: boolean; compiler?: SchemaCompiler; snapshots?: string; notations?: readonly NotationDefinition<any>[] } = {}): Diagnostic[] {
   const { examples, diagnostics } = extractToolCalls(rendered.text, { tools: rendered.tools, ...(options.notations ? { notations: options.notations } : {}) });
   const found = [...diagnostics, ...checkExamples(examples, rendered.tools, { ...(options.strict === undefined ? {} : { strict: options.strict }), ...(options.compiler ? { compiler: options.compiler } : {}) })];
-  const renderedAt = 'case' in rendered && options.snapshots !== undefined
+  // A message list is shown message by message: a rendered-text line is no snapshot line there.
+  const renderedAt = 'case' in rendered && options.snapshots !== undefined && !rendered.messages
     ? { file: snapshotFile(options.snapshots, rendered.prompt, rendered.case), message: `as rendered for \`${rendered.prompt}\` case \`${rendered.case}\`` }
     : undefined;
-  return mapToSource(found, rendered, renderedAt, new Map(examples.map((e) => [e.range.start, e.range.end])));
+  const mapped = mapToSource(found, rendered, renderedAt, new Map(examples.map((e) => [e.range.start, e.range.end])));
+  if ('case' in rendered && rendered.messages && rendered.conversation) mapped.push(...checkStructuredTurns(rendered, options));
+  return mapped;
+}
+
+/**
+ * The tool calls in assistant turns (few-shot turns from an examples file, a case's history):
+ * each is validated like a text example, with the finding at the YAML line that wrote it.
+ */
+function checkStructuredTurns(rendered: RenderedCase, options: { strict?: boolean; compiler?: SchemaCompiler }): Diagnostic[] {
+  const { messages, conversation } = rendered;
+  if (!messages || !conversation) return [];
+  const parts = messages.flatMap((m) => m.content.filter(isToolRequest));
+  const examples: ToolCallExample[] = parts.map((p, k) => ({ name: p.toolRequest.name, arguments: p.toolRequest.input, notation: `${conversation.shape}-turn`, range: { start: k, end: k + 1 }, line: 1, column: 1 }));
+  const found = checkExamples(examples, rendered.tools, { ...(options.strict === undefined ? {} : { strict: options.strict }), ...(options.compiler ? { compiler: options.compiler } : {}) });
+  const originOf = (part: Part) => {
+    const origin = conversation.origins.get(part);
+    if (!origin) return undefined;
+    // A call is pointed at by its item (`- name: ...`), not by its arguments.
+    const last = origin.path.at(-1);
+    const path = last === 'arguments' || last === 'input' ? origin.path.slice(0, -1) : origin.path;
+    const at = locate(origin.doc, path) ?? { line: 1, column: 1 };
+    return { file: origin.doc.file, line: at.line, column: at.column };
+  };
+  const sequence = checkConversation(messages, { provider: conversation.shape, origins: originOf });
+  return [...sequence, ...found.map((d) => {
+    const part = d.offset === undefined ? undefined : parts[d.offset];
+    const origin = part ? conversation.origins.get(part) : undefined;
+    const { offset: _offset, endOffset: _end, ...rest } = d;
+    if (!origin) return rest;
+    const at = d.instancePath !== undefined ? locateInstance(origin, d.instancePath) : (locate(origin.doc, origin.path) ?? { line: 1, column: 1 });
+    return { ...rest, file: origin.doc.file, line: at.line, column: at.column };
+  })];
 }
 
 /** The same finding reached through a case and through its item render is reported once. */

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { jsonError, readToolsFile, type Project } from '../project.js';
 import { renderCase, renderDataItems, listCases } from '../render/render.js';
 import type { NotationDefinition } from '../extract/notation.js';
+import { checkCaseInput } from './case-input.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
 import { validateRecordedFiles } from './recorded-files.js';
 
@@ -200,10 +201,15 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   const baselineFile = toolsBaselineFile(config.snapshots);
   expected.add(baselineFile);
   for (const { prompt, case: caseName } of listCases(module)) {
-    const rendered = renderCase(module, prompt, caseName, registry);
-    out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notationsOf(config) }));
     const file = snapshotFile(config.snapshots, prompt, caseName);
     expected.add(file);
+    // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
+    const definition = module.prompts.get(prompt)!;
+    const inputProblems = checkCaseInput(definition, definition.cases.get(caseName)!, compiler);
+    out.push(...inputProblems);
+    if (inputProblems.some((d) => d.severity === 'error')) continue;
+    const rendered = renderCase(module, prompt, caseName, registry);
+    out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notationsOf(config) }));
     out.push(...snapshotFindings(reconcile(file, formatSnapshot(rendered), 'none'), { prompt, case: caseName }));
   }
   for (const prompt of module.prompts.keys()) {

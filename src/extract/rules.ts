@@ -36,4 +36,29 @@ export const exampleRules = defineRules('example', {
     description: 'A `pattern` in the schema of a tool an example calls needs a backtracking regex engine (backreferences, lookaround), so examples are checked without it.',
     fix: 'Rewrite the pattern without backreferences or lookaround (check the rest in the handler), or accept that examples are not held to it',
   },
+  'orphan-result': {
+    severity: 'error',
+    description: 'A tool result in the rendered conversation does not follow a turn that calls the tool (no call before it, or a user turn in between); Anthropic, OpenAI and Gemini reject the request.',
+    fix: 'Put the result in the `tool` turn right after the `model` turn that calls the tool, or add that call',
+  },
+  'unknown-call-id': {
+    severity: 'error',
+    description: "A tool result names a call id (`ref`, OpenAI's `tool_call_id`, Anthropic's `tool_use_id`) that no call of the turn before it has; the provider cannot pair it and rejects the request.",
+    fix: 'Give the result the id of the call it answers',
+  },
+  'result-name-mismatch': {
+    severity: 'error',
+    description: 'A tool result answers a call of another tool (the call id pairs them, the names differ): one side of the example was renamed and the other was not.',
+    fix: 'Rename the result or the call, whichever is stale, so both name the same tool',
+  },
+  'missing-result': {
+    severity: 'error',
+    description: 'A tool call in the conversation has no result before the next user or model turn; Anthropic and OpenAI reject a call left unanswered, and Gemini one answered by too few results.',
+    fix: 'Add the result in a `tool` turn right after the call, or drop the call from the example',
+  },
+  'duplicate-call-id': {
+    severity: 'error',
+    description: 'Two calls of one turn share a call id, or one call has two results; the provider cannot pair calls with results and rejects the request.',
+    fix: 'Give every call of a turn its own id, and every call exactly one result',
+  },
 });

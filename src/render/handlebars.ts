@@ -116,6 +116,19 @@ function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => Da
   hb.registerHelper('unlessEquals', function (this: unknown, a: unknown, b: unknown, options: HelperOptions) {
     return a !== b ? options.fn(this) : options.inverse(this);
   });
+  // dotprompt's message helpers print markers; the renderer cuts the text into messages at them.
+  hb.registerHelper('role', (role: unknown) => {
+    if (role !== 'system' && role !== 'user' && role !== 'model') throw new Error(`Unexpected role ${JSON.stringify(role)} in {{role}}, expected "system", "user" or "model"`);
+    return `<<<dotprompt:role:${role}>>>`;
+  });
+  hb.registerHelper('history', () => '<<<dotprompt:history>>>');
+  hb.registerHelper('media', (options: HelperOptions) => {
+    const url = options.hash?.url;
+    if (typeof url !== 'string' || url === '') throw new Error('Expected {{media url=...}} with a URL');
+    const type = options.hash?.contentType;
+    return `<<<dotprompt:media:url ${url}${typeof type === 'string' && type !== '' ? ` ${type}` : ''}>>>`;
+  });
+  hb.registerHelper('section', (name: unknown) => `<<<dotprompt:section ${String(name)}>>>`);
   // `each` over YAML examples or stub entries marks each iteration as coming from its item.
   const each = hb.helpers.each as Handlebars.HelperDelegate;
   hb.registerHelper('each', function (this: unknown, context: unknown, options: HelperOptions) {

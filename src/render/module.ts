@@ -6,6 +6,7 @@ import { suggestName } from '../util/suggest.js';
 import { locate, normalizeLineEnds, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
 import type { DataOrigin } from './source-map.js';
+import { shapeOfModel, shapes, type Shape } from './wire.js';
 
 /** One YAML item (example or stub entry) that renders through a partial. */
 export interface DataItem {
@@ -30,6 +31,12 @@ export interface CaseDefinition {
   retrieval?: string;
   /** Tools sent with this case, when the case narrows the prompt's list. */
   tools?: string[];
+  /** The conversation so far, as `{{history}}` receives it: dotprompt messages, with where each was written. */
+  history?: Array<{ value: Record<string, unknown>; origin: DataOrigin }>;
+  /** The wire shape for this case, over the prompt's: one prompt sent to two providers. */
+  shape?: Shape;
+  /** The cases file, for pointing a finding at one input's line. */
+  doc?: YamlDocument;
   file: string;
   line: number;
 }
@@ -43,7 +50,13 @@ export interface PromptDefinition {
   toolsAt: Array<{ file: string; line?: number; column?: number }>;
   input: Record<string, unknown>;
   examples?: DataSet & { items: DataItem[] };
+  /** Examples that render as message turns (`examples: { file, turns: true }`), not through a partial. */
+  turns?: { doc: YamlDocument; items: DataItem[] };
   retrieval?: DataSet & { entries: Map<string, DataItem[]> };
+  /** The provider whose wire shape few-shot turns take: frontmatter `shape`, else the `model`'s provider. */
+  shape?: Shape;
+  /** The frontmatter as written (dotprompt's `model`, `config`, `input`, `output`, ...). */
+  meta: Record<string, unknown>;
   cases: Map<string, CaseDefinition>;
 }
 
@@ -128,6 +141,7 @@ function items(doc: YamlDocument, path: Array<string | number>, list: unknown, k
 function dataSet(promptFile: string, fm: YamlDocument, key: 'examples' | 'retrieval', display: (p: string) => string): DataSet | undefined {
   const spec = (fm.value as Record<string, unknown>)[key];
   if (spec === undefined) return undefined;
+  if (key === 'examples' && isRecord(spec) && spec.turns === true) return undefined;
   if (!isRecord(spec)) throw new InputError('config/invalid', `Expected \`${key}\` to be a mapping with \`file\` and \`partial\``, where(fm, [key]));
   const file = expectString(fm, [key, 'file'], spec.file, `\`${key}.file\``);
   const partial = expectString(fm, [key, 'partial'], spec.partial, `\`${key}.partial\``);
@@ -191,10 +205,26 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
       tools,
       toolsAt: tools.map((_t, i) => (frontmatter ? where(frontmatter, ['tools', i]) : { file })),
       input: isRecord(meta.input) && isRecord(meta.input.default) ? meta.input.default : {},
+      meta,
       cases: new Map(),
     };
+    if (meta.shape !== undefined) {
+      if (typeof meta.shape !== 'string' || !(shapes as readonly string[]).includes(meta.shape)) {
+        throw new InputError('config/invalid', `Unexpected \`shape\` ${JSON.stringify(meta.shape)}, expected one of ${shapes.map((x) => `\`${x}\``).join(', ')}`, frontmatter ? where(frontmatter, ['shape']) : { file });
+      }
+      definition.shape = meta.shape as Shape;
+    } else {
+      const fromModel = shapeOfModel(meta.model);
+      if (fromModel) definition.shape = fromModel;
+    }
     if (typeof meta.description === 'string') definition.description = meta.description;
     if (frontmatter) {
+      const turnSpec = meta.examples;
+      if (isRecord(turnSpec) && turnSpec.turns === true) {
+        const turnFile = expectString(frontmatter, ['examples', 'file'], turnSpec.file, '`examples.file`');
+        const doc = readYaml(resolve(dirname(path), turnFile), display(resolve(dirname(path), turnFile)));
+        definition.turns = { doc, items: items(doc, ['examples'], (doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
+      }
       const examples = dataSet(path, frontmatter, 'examples', display);
       if (examples) definition.examples = { ...examples, items: items(examples.doc, ['examples'], (examples.doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
       const retrieval = dataSet(path, frontmatter, 'retrieval', display);
@@ -235,7 +265,7 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
       if (prompt.cases.has(caseName)) throw new InputError('config/duplicate', `Duplicate case \`${caseName}\` for prompt \`${promptName}\``, at);
       const input = spec.input ?? {};
       if (!isRecord(input)) throw new InputError('config/invalid', 'Expected `input` to be a mapping of template variables', where(doc, ['cases', caseName, 'input']));
-      const definition: CaseDefinition = { name: caseName, prompt: promptName, input, file: doc.file, line: at.line ?? 1 };
+      const definition: CaseDefinition = { name: caseName, prompt: promptName, input, doc, file: doc.file, line: at.line ?? 1 };
       if (typeof spec.description === 'string') definition.description = spec.description;
       if (spec.retrieval !== undefined && spec.retrieval !== null) {
         const key = expectString(doc, ['cases', caseName, 'retrieval'], spec.retrieval, '`retrieval`, a key of the retrieval stubs');
@@ -244,6 +274,15 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
           throw new InputError('render/unknown-stub', `Unknown retrieval stub \`${key}\`, expected one of ${[...prompt.retrieval.entries.keys()].map((k) => `\`${k}\``).join(', ')} (in ${prompt.retrieval.doc.file})`, where(doc, ['cases', caseName, 'retrieval']));
         }
         definition.retrieval = key;
+      }
+      if (spec.shape !== undefined) {
+        if (typeof spec.shape !== 'string' || !(shapes as readonly string[]).includes(spec.shape)) {
+          throw new InputError('config/invalid', `Unexpected \`shape\` ${JSON.stringify(spec.shape)}, expected one of ${shapes.map((x) => `\`${x}\``).join(', ')}`, where(doc, ['cases', caseName, 'shape']));
+        }
+        definition.shape = spec.shape as Shape;
+      }
+      if (spec.history !== undefined && spec.history !== null) {
+        definition.history = items(doc, ['cases', caseName, 'history'], spec.history, 'example', origins);
       }
       if (spec.tools !== undefined) {
         if (!Array.isArray(spec.tools) || !spec.tools.every((t) => typeof t === 'string')) throw new InputError('config/invalid', 'Expected `tools` to be a list of tool names', where(doc, ['cases', caseName, 'tools']));

@@ -6,7 +6,12 @@ import { suggestName } from '../util/suggest.js';
 import { locate } from '../util/yaml.js';
 import { PromptEnvironment } from './handlebars.js';
 import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
-import type { SourceMap } from './source-map.js';
+import { type FewShotExample, fewShotTurns, hasMessageMarkers, withFewShot } from './conversation.js';
+import { toMessages } from './dotprompt.js';
+import { picoschema } from './picoschema.js';
+import type { Message, Part, Role } from './messages.js';
+import type { DataOrigin, SourceMap } from './source-map.js';
+import type { Shape } from './wire.js';
 
 /** The exact text a prompt sends for one case, the tools sent beside it, and where each part came from. */
 export interface RenderedCase {
@@ -15,6 +20,15 @@ export interface RenderedCase {
   text: string;
   tools: ToolSpec[];
   sourceMap: SourceMap;
+  /**
+   * Present when the prompt renders to messages (`{{role}}`, `{{history}}`, few-shot turns, a
+   * case's `history`), cut from `text` by dotprompt's rules; text parts map to their template
+   * lines through `text`, structured parts to the YAML they were written in (`conversation.origins`).
+   */
+  messages?: Message[];
+  conversation?: { shape: Shape; origins: WeakMap<Part, DataOrigin> };
+  /** The prompt's `output.schema` (Picoschema expanded to JSON Schema), shown in the snapshot. */
+  outputSchema?: unknown;
 }
 
 /** One curated example or stub entry rendered alone through the partial production uses for it. */
@@ -148,8 +162,101 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     throw error;
   }
   const { text, sourceMap } = rendered;
-  return { prompt: prompt.name, case: caseName, tools, text, sourceMap };
+  const out: RenderedCase = { prompt: prompt.name, case: caseName, tools, text, sourceMap };
+  const output = prompt.meta.output;
+  if (isRecord(output) && output.schema !== undefined) {
+    try {
+      out.outputSchema = picoschema(output.schema);
+    } catch (error) {
+      throw new InputError('config/invalid', `Unexpected output.schema in prompt \`${prompt.name}\`: ${(error as Error).message}`, { file: prompt.source.file });
+    }
+  }
+  if (hasMessageMarkers(text) || prompt.turns || testCase.history || testCase.shape) {
+    const origins = new WeakMap<Part, DataOrigin>();
+    const history = (testCase.history ?? []).map((h) => historyMessage(h.value, h.origin, origins));
+    // dotprompt's own rules cut the text into messages and place the history.
+    let messages = toMessages(text, history) as Message[];
+    if (prompt.turns) messages = withFewShot(messages, fewShotTurns(prompt.turns.items.map((item) => turnExample(item, module)), origins));
+    out.messages = messages;
+    out.conversation = { shape: testCase.shape ?? prompt.shape ?? 'anthropic', origins };
+  }
+  return out;
 }
+
+const roles: readonly Role[] = ['system', 'user', 'model', 'tool'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function at(origin: DataOrigin, path: Array<string | number>): { file: string; line?: number; column?: number } {
+  const loc = locate(origin.doc, path);
+  return { file: origin.doc.file, ...(loc ?? {}) };
+}
+
+/** A case's history message (`{role, content}` with dotprompt parts, or `{role, text}`), with each structured part's origin. */
+function historyMessage(value: Record<string, unknown>, origin: DataOrigin, origins: WeakMap<Part, DataOrigin>): Message {
+  const role = value.role;
+  if (typeof role !== 'string' || !(roles as readonly string[]).includes(role)) {
+    throw new InputError('config/invalid', `Unexpected history role ${JSON.stringify(role)}, expected one of ${roles.map((r) => `\`${r}\``).join(', ')}`, at(origin, [...origin.path, 'role']));
+  }
+  const content = typeof value.text === 'string' ? [{ text: value.text }] : typeof value.content === 'string' ? [{ text: value.content }] : value.content;
+  if (!Array.isArray(content)) throw new InputError('config/invalid', 'Expected `content` to be text or a list of parts (`text`, `toolRequest`, `toolResponse`, `media`)', at(origin, origin.path));
+  const parts: Part[] = content.map((p, i) => {
+    const place = at(origin, [...origin.path, 'content', i]);
+    if (!isRecord(p)) throw new InputError('config/invalid', `Expected a part mapping, got ${JSON.stringify(p)}`, place);
+    if (typeof p.text === 'string') return { text: p.text };
+    const req = p.toolRequest;
+    if (isRecord(req) && typeof req.name === 'string') {
+      const part: Part = { toolRequest: { name: req.name, input: req.input ?? {}, ...(typeof req.ref === 'string' ? { ref: req.ref } : {}) } };
+      origins.set(part, dataOriginOf(origin, [...origin.path, 'content', i, 'toolRequest', 'input']));
+      return part;
+    }
+    const res = p.toolResponse;
+    if (isRecord(res) && typeof res.name === 'string') {
+      const part: Part = { toolResponse: { name: res.name, output: res.output ?? null, ...(typeof res.ref === 'string' ? { ref: res.ref } : {}) } };
+      origins.set(part, dataOriginOf(origin, [...origin.path, 'content', i, 'toolResponse']));
+      return part;
+    }
+    if (isRecord(p.media) && typeof p.media.url === 'string') return { media: { url: p.media.url, ...(typeof p.media.contentType === 'string' ? { contentType: p.media.contentType } : {}) } };
+    throw new InputError('config/invalid', 'Unexpected part, expected `text`, `toolRequest: {name, input, ref}`, `toolResponse: {name, output, ref}` or `media: {url}`', place);
+  });
+  return { role: role as Role, content: parts };
+}
+
+/** The origin of the YAML node at `path` in the same document (the node itself, for `locateInstance`). */
+function dataOriginOf(origin: DataOrigin, path: Array<string | number>): DataOrigin {
+  let node = origin.doc.root;
+  for (const key of path) node = node?.children?.get(key) ?? node?.children?.get(String(key));
+  return { ...origin, path, node: node ?? origin.node };
+}
+
+/** An examples-file item as few-shot turns: `{user, calls: [{name, arguments, result}], reply}`. */
+function turnExample(item: { value: Record<string, unknown>; origin: DataOrigin }, module: PromptModule): FewShotExample<DataOrigin> {
+  const { value, origin } = item;
+  const calls = value.calls ?? [];
+  if (!Array.isArray(calls)) throw new InputError('config/invalid', 'Expected `calls` to be a list of `{name, arguments, result}`', at(origin, [...origin.path, 'calls']));
+  return {
+    ...(typeof value.user === 'string' ? { user: value.user } : {}),
+    ...(typeof value.reply === 'string' ? { reply: value.reply } : {}),
+    origin,
+    calls: calls.map((c, k) => {
+      const path = [...origin.path, 'calls', k];
+      if (!isRecord(c) || typeof c.name !== 'string') throw new InputError('config/invalid', 'Expected each call to have a `name` and `arguments`', at(origin, path));
+      const args = c.arguments ?? {};
+      return {
+        name: c.name,
+        arguments: args,
+        hasResult: Object.hasOwn(c, 'result'),
+        result: c.result,
+        // A finding about the arguments points into them (`locateInstance`), so the origin is the arguments node.
+        origin: (typeof args === 'object' && args !== null ? module.origins.get(args) : undefined) ?? dataOriginOf(origin, [...path, 'arguments']),
+        resultOrigin: dataOriginOf(origin, [...path, 'result']),
+      };
+    }),
+  };
+}
+
 
 /**
  * Renders every curated example and every retrieval-stub entry of a prompt through the

@@ -393,12 +393,12 @@ type AstNode = {
   [key: string]: unknown;
 };
 
-/** Names every prompt module's Handlebars knows: its built-ins and dotprompt's `json`, `ifEquals`, `unlessEquals`. */
+/** Names every prompt module's Handlebars knows: its built-ins and dotprompt's `json`, `ifEquals`, `unlessEquals`, `role`, `history`, `media`, `section`. */
 const builtIns = Object.keys(Handlebars.create().helpers);
-export const knownHelpers: ReadonlySet<string> = new Set([...builtIns, 'json', 'ifEquals', 'unlessEquals']);
+export const knownHelpers: ReadonlySet<string> = new Set([...builtIns, 'json', 'ifEquals', 'unlessEquals', 'role', 'history', 'media', 'section']);
 const listed = [...knownHelpers].filter((h) => h !== 'helperMissing' && h !== 'blockHelperMissing').sort();
 /** How many arguments each helper takes, when the number is fixed. */
-const arity: Record<string, number> = { json: 1, ifEquals: 2, unlessEquals: 2, each: 1, if: 1, unless: 1, with: 1, lookup: 2 };
+const arity: Record<string, number> = { json: 1, ifEquals: 2, unlessEquals: 2, each: 1, if: 1, unless: 1, with: 1, lookup: 2, role: 1, history: 0, media: 0, section: 1 };
 
 /**
  * Checks what Handlebars only finds when a branch runs, or reports without a place: a call
@@ -452,7 +452,7 @@ export function checkTemplate(program: { body: unknown[] }, source: BodyPlace): 
       const wanted = arity[name];
       if (wanted !== undefined && params.length !== wanted) {
         const args = wanted === 1 ? 'one argument' : `${wanted} arguments`;
-        const example = { json: '`{{json value indent=2}}`', each: '`{{#each examples}}`', if: '`{{#if retrieved.length}}`', unless: '`{{#unless done}}`', with: '`{{#with customer}}`', lookup: '`{{lookup map key}}`', ifEquals: '`{{#ifEquals status "open"}}`', unlessEquals: '`{{#unlessEquals status "open"}}`' }[name];
+        const example = { json: '`{{json value indent=2}}`', each: '`{{#each examples}}`', if: '`{{#if retrieved.length}}`', unless: '`{{#unless done}}`', with: '`{{#with customer}}`', lookup: '`{{lookup map key}}`', ifEquals: '`{{#ifEquals status "open"}}`', unlessEquals: '`{{#unlessEquals status "open"}}`', role: '`{{role "system"}}`', history: '`{{history}}`', media: '`{{media url=image}}`', section: '`{{section "output"}}`' }[name];
         throw place.error('render/syntax', `The helper \`${name}\` takes ${args}, got ${params.length} in ${shown}; expected ${example ?? `${wanted} arguments`}`, at(path));
       }
       return;

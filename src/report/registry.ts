@@ -1,3 +1,4 @@
+import { caseRules } from '../checks/case-input.rules.js';
 import { handlerRules } from '../checks/handler-rules.js';
 import { compatRules } from '../checks/compat/rules.js';
 import { configRules } from '../config/rules.js';
@@ -19,6 +20,7 @@ export const ruleFamilies: Readonly<Record<string, Readonly<Record<string, RuleM
   compat: compatRules,
   snapshot: snapshotRules,
   config: { ...descriptionRules, ...configRules },
+  render: caseRules,
 };
 
 export const allRules: readonly RuleMeta[] = Object.values(ruleFamilies).flatMap((family) => Object.values(family));

@@ -1,4 +1,6 @@
+import type { Message } from '../render/messages.js';
 import type { RenderedCase } from '../render/render.js';
+import { type Shape, toWire } from '../render/wire.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { isRecord } from '../util/values.js';
 
@@ -88,15 +90,15 @@ export function formatTool(tool: ToolSpec): string {
  */
 export function formatSnapshot(rendered: RenderedCase): string {
   const text = rendered.text;
+  const head = [`${SNAPSHOT_HEADER} ${SNAPSHOT_VERSION}`, `prompt: ${rendered.prompt}`, `case: ${rendered.case}`, ''];
+  const body = rendered.messages && rendered.conversation
+    ? formatMessages(rendered.messages, rendered.conversation.shape)
+    : [`${RULE}`, `rendered prompt, verbatim${text.endsWith('\n') ? '' : ' (no final newline)'}`, `${RULE}`, text + (text.endsWith('\n') ? '' : '\n')];
+  const output = rendered.outputSchema === undefined ? [] : [`${RULE}`, 'output schema (from output.schema)', `${RULE}`, JSON.stringify(rendered.outputSchema, null, 2)];
   const parts = [
-    `${SNAPSHOT_HEADER} ${SNAPSHOT_VERSION}`,
-    `prompt: ${rendered.prompt}`,
-    `case: ${rendered.case}`,
-    '',
-    `${RULE}`,
-    `rendered prompt, verbatim${text.endsWith('\n') ? '' : ' (no final newline)'}`,
-    `${RULE}`,
-    text + (text.endsWith('\n') ? '' : '\n'),
+    ...head,
+    ...body,
+    ...output,
     `${RULE}`,
     `tools sent beside it: ${rendered.tools.length}`,
     `${RULE}`,
@@ -105,6 +107,26 @@ export function formatSnapshot(rendered: RenderedCase): string {
     '',
   ];
   return parts.join('\n');
+}
+
+const purposeNote: Record<string, string> = { example: ' (few-shot example)', history: ' (history)' };
+
+/**
+ * A message list as the provider receives it: one heading per message with its role, text
+ * verbatim under it, tool calls and results as the provider's JSON, pretty-printed.
+ */
+export function formatMessages(messages: readonly Message[], shape: Shape): string[] {
+  const wire = toWire(messages, shape);
+  const out = [`${RULE}`, `messages sent (${shape} shape): ${wire.length}`, `${RULE}`];
+  wire.forEach((m, i) => {
+    const purpose = messages[m.from]?.metadata?.purpose;
+    out.push(`--- ${i + 1}. ${m.role}${typeof purpose === 'string' ? (purposeNote[purpose] ?? '') : ''} ---`);
+    for (const b of m.blocks) {
+      if ('text' in b) out.push(b.text.endsWith('\n') ? b.text.slice(0, -1) : b.text);
+      else out.push(JSON.stringify(b.json, null, 2));
+    }
+  });
+  return out;
 }
 
 function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {

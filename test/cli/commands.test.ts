@@ -32,7 +32,7 @@ describe('render', () => {
   test('an unknown prompt or case exits 2 and names what exists', () => {
     const prompt = cli(['render', 'nope', '--case', 'x']);
     expect(prompt.code).toBe(2);
-    expect(prompt.stderr).toContain('Unknown prompt `nope`, expected one of `order_triage`, `refund_agent`');
+    expect(prompt.stderr).toContain('Unknown prompt `nope`, expected one of `order_triage`, `refund_agent`, `status_chat`');
     const missingCase = cli(['render', 'refund_agent']);
     expect(missingCase.code).toBe(2);
     expect(missingCase.stderr).toContain('`standard_refund`');

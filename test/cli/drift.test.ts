@@ -122,3 +122,52 @@ test('a description for a parameter that no longer exists: config/unknown-descri
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'config/unknown-description-target');
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'memo: Optional note'), tool: 'create_refund' });
   }));
+
+test('a stale structured few-shot call (an assistant turn from YAML): example/invalid-arguments at the YAML line', () =>
+  withDemo((demo) => {
+    const file = 'prompts/examples/status_chat.yaml';
+    demo.edit(file, 'refund_id: RF-204511', 'refund_id: "204511"');
+    const result = check(demo.dir);
+    expect(result.code).toBe(1);
+    const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/invalid-arguments');
+    expect(hits.map((d) => [d.file, d.line, d.tool, d.instancePath])).toEqual([[file, lineOf(demo.read(file), 'refund_id: "204511"'), 'check_refund_status', '/refund_id']]);
+  }));
+
+test("a case input the prompt's Picoschema requires is missing or mistyped: render/invalid-input at the case", () =>
+  withDemo((demo) => {
+    const file = 'prompts/cases/status_chat.yaml';
+    demo.edit(file, '      customer: Priya\n', '');
+    demo.edit(file, 'customer: Tom', 'customer: 42');
+    const result = check(demo.dir);
+    expect(result.code).toBe(1);
+    const hits = report(result).diagnostics.filter((d) => d.ruleId === 'render/invalid-input');
+    const text = demo.read(file);
+    expect(hits.map((d) => [d.file, d.line]).sort()).toEqual([
+      // The missing one under the first case's `input:`, the mistyped one at its line.
+      [file, lineOf(text, 'input:')],
+      [file, lineOf(text, 'customer: 42')],
+    ].sort());
+  }));
+
+test("a prompt's input.schema that is not Picoschema: render/invalid-input-schema at the prompt", () =>
+  withDemo((demo) => {
+    const file = 'prompts/status_chat.prompt';
+    demo.edit(file, "customer: string, the customer's first name", "customer: strng, the customer's first name");
+    const result = check(demo.dir);
+    expect(result.code).toBe(1);
+    const hit = report(result).diagnostics.find((d) => d.ruleId === 'render/invalid-input-schema');
+    expect(hit).toMatchObject({ file });
+    expect(hit!.message).toContain('strng');
+  }));
+
+test('a few-shot call whose result was left out: example/missing-result at the call, for the provider that rejects it', () =>
+  withDemo((demo) => {
+    const file = 'prompts/examples/status_chat.yaml';
+    demo.edit(file, '        result: { status: shipped, carrier: DPD, eta: "2026-12-05" }\n', '');
+    const result = check(demo.dir);
+    expect(result.code).toBe(1);
+    const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/missing-result');
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits[0]).toMatchObject({ file, tool: 'lookup_order', severity: 'error' });
+    expect(hits[0]!.line).toBe(lineOf(demo.read(file), '- name: lookup_order'));
+  }));

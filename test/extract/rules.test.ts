@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkConversation } from '../../src/checks/conversation.js';
 import { checkExamples, exampleRules, suggestTool } from '../../src/checks/examples.js';
 import { extractToolCalls } from '../../src/extract/index.js';
 import type { ToolSpec } from '../../src/tools/types.js';
@@ -25,8 +26,16 @@ function run(text: string, options: { strict?: boolean; tools?: ToolSpec[] } = {
 
 const call = (args: unknown, name = 'get_weather') => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>\n`;
 
+const calls = (...refs: Array<[string, string]>) => ({ role: 'model' as const, content: refs.map(([name, ref]) => ({ toolRequest: { name, input: {}, ref } })) });
+const results = (...refs: Array<[string, string]>) => ({ role: 'tool' as const, content: refs.map(([name, ref]) => ({ toolResponse: { name, output: {}, ref } })) });
+
 // One drift per rule; the registry test below keeps this table and the rule table in step.
 const drift: Record<keyof typeof exampleRules, () => ReturnType<typeof run>> = {
+  'orphan-result': () => checkConversation([results(['get_weather', 'c1'])]),
+  'unknown-call-id': () => checkConversation([calls(['get_weather', 'c1']), results(['get_weather', 'c9'])]),
+  'result-name-mismatch': () => checkConversation([calls(['get_weather', 'c1']), results(['weather', 'c1'])]),
+  'missing-result': () => checkConversation([calls(['get_weather', 'c1']), { role: 'user', content: [{ text: 'Hi' }] }]),
+  'duplicate-call-id': () => checkConversation([calls(['get_weather', 'c1'], ['get_time', 'c1'])]),
   'invalid-arguments': () => run(call({ city: 'Oslo', unit: 'kelvin' })),
   'unknown-tool': () => run(call({ city: 'Oslo' }, 'get_wether')),
   unparseable: () => run('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n</tool_call>\n'),

@@ -10,7 +10,7 @@ describe('render names what it does not know', () => {
   test('an unknown prompt: the known prompts, the prompts folder, and a guess', () => {
     const plain = cli(['render', 'nope']);
     expect(plain.code).toBe(2);
-    expect(plain.stderr).toBe('prompt-contract: Unknown prompt `nope`, expected one of `order_triage`, `refund_agent` (the `.prompt` files in `prompts`) (render/unknown-prompt)\n');
+    expect(plain.stderr).toBe('prompt-contract: Unknown prompt `nope`, expected one of `order_triage`, `refund_agent`, `status_chat` (the `.prompt` files in `prompts`) (render/unknown-prompt)\n');
     const typo = cli(['render', 'refund_agnt', '--case', 'legacy_order']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('; did you mean `refund_agent`?');

@@ -130,7 +130,7 @@ describe('helpers: checked when the template is read, not only in branches a cas
   test('an unknown helper in a branch no case takes', () => {
     const { error, text } = renderError('Intro\n{{#if flag}}\n  {{jsno customer}}\n{{/if}}\n');
     expect(error).toMatchObject({ code: 'render/unknown-helper', file: 'prompts/p.prompt', line: 13, column: pos(text, 'jsno').column });
-    expect(error.message).toBe('Unknown helper `jsno` in `{{jsno customer}}`: a name followed by arguments calls a helper; expected one of `each`, `if`, `ifEquals`, `json`, `log`, `lookup`, `unless`, `unlessEquals`, `with` (to print `jsno`, write `{{jsno}}` without arguments); did you mean `json`?');
+    expect(error.message).toBe('Unknown helper `jsno` in `{{jsno customer}}`: a name followed by arguments calls a helper; expected one of `each`, `history`, `if`, `ifEquals`, `json`, `log`, `lookup`, `media`, `role`, `section`, `unless`, `unlessEquals`, `with` (to print `jsno`, write `{{jsno}}` without arguments); did you mean `json`?');
   });
 
   test('a value called like a helper', () => {

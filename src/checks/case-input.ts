@@ -1,0 +1,60 @@
+/**
+ * A case's inputs against the prompt's `input.schema` (Picoschema, as dotprompt writes it, or
+ * JSON Schema): a case that leaves out a required input, or gives one of the wrong type,
+ * renders a prompt nobody will send. The finding sits at the case's YAML line.
+ */
+import { report } from '../report/rule.js';
+import { caseRules } from './case-input.rules.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { PicoschemaError, picoschema } from '../render/picoschema.js';
+import type { CaseDefinition, PromptDefinition } from '../render/module.js';
+import { SchemaCompiler } from '../schema/validator.js';
+import type { JsonSchemaObject } from '../tools/types.js';
+import { locate } from '../util/yaml.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The prompt's input schema as JSON Schema, or a finding when it does not expand. */
+export function inputSchemaOf(prompt: PromptDefinition): { schema?: JsonSchemaObject; finding?: Diagnostic } {
+  const input = prompt.meta.input;
+  if (!isRecord(input) || input.schema === undefined) return {};
+  try {
+    const schema = picoschema(input.schema);
+    return schema ? { schema: schema as JsonSchemaObject } : {};
+  } catch (error) {
+    const path = error instanceof PicoschemaError ? ` at \`${error.path}\`` : '';
+    return { finding: report(caseRules['invalid-input-schema'], { message: `Unexpected input.schema${path} in prompt \`${prompt.name}\`: ${(error as Error).message}`, file: prompt.source.file, line: 1, column: 1 }) };
+  }
+}
+
+/** The findings for one case: each schema error at the case (or at the input it names). */
+export function checkCaseInput(prompt: PromptDefinition, testCase: CaseDefinition, compiler = new SchemaCompiler()): Diagnostic[] {
+  const { schema, finding } = inputSchemaOf(prompt);
+  if (finding) return [finding];
+  if (!schema) return [];
+  const value = { ...prompt.input, ...testCase.input };
+  const validator = compiler.compile(schema);
+  if (validator(value)) return [];
+  return validator.errors(value).map((e) => {
+    const segments = e.instancePath.split('/').slice(1);
+    // Down to the input's own line when the case writes it; the case's line otherwise.
+    let line = testCase.line;
+    let column = 1;
+    // A missing input is added under `input:`; a wrong one is on its own line.
+    if (testCase.doc) {
+      const at = locate(testCase.doc, ['cases', testCase.name, 'input', ...segments]);
+      if (at) ({ line, column } = at);
+    }
+    const what = e.instancePath === '' ? 'the inputs' : `input \`${segments.join('.')}\``;
+    return report(caseRules['invalid-input'], {
+      message: `Unexpected ${what} in case \`${testCase.name}\` of prompt \`${prompt.name}\`: ${e.message}, expected what \`input.schema\` says`,
+      file: testCase.file,
+      line,
+      column,
+      instancePath: e.instancePath,
+      schemaPath: e.schemaPath,
+    });
+  });
+}
