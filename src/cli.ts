@@ -53,11 +53,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(formatOption())
     .addOption(failOnOption())
     .option('--against <ref>', 'compare tools against this git ref instead of the committed baseline')
-    .action(async (opts: { config?: string; format: FormatName; failOn: Severity; against?: string }) => {
+    .option('--shard <index/total>', 'do one part of the work, as a CI matrix job (1/3, 2/3, 3/3); checks that run once run in shard 1')
+    .action(async (opts: { config?: string; format: FormatName; failOn: Severity; against?: string; shard?: string }) => {
+      const { parseShard } = await import('./util/shard.js');
+      const shard = parseShard(opts.shard ?? process.env.PROMPT_CONTRACT_SHARD, opts.shard === undefined ? 'PROMPT_CONTRACT_SHARD' : '--shard');
       const { loadProject } = await import('./project.js');
       const { runCheck } = await import('./checks/run.js');
       const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
-      const diagnostics = await runCheck(project, opts.against === undefined ? {} : { against: opts.against });
+      const diagnostics = await runCheck(project, { ...(opts.against === undefined ? {} : { against: opts.against }), ...(shard ? { shard } : {}) });
       setExit(await print(diagnostics, opts.format, opts.failOn));
     });
 

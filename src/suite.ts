@@ -4,6 +4,7 @@ import type { Importer } from './config/index.js';
 import type { Diagnostic } from './report/diagnostic.js';
 import { formatPretty, toJsonReport } from './report/format.js';
 import { codeFrameFor } from './util/code-frame.js';
+import { parseShard, runsOnce, shardSlice } from './util/shard.js';
 import { InputError } from './util/errors.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
 import { checkCaseInput } from './checks/case-input.js';
@@ -126,6 +127,13 @@ export interface ContractSuiteOptions {
    */
   report?: string;
   /**
+   * Run part `index` of `total` (`'2/3'`), as a CI matrix job: a contiguous share of the cases,
+   * curated examples and recorded lines; what runs once (breaking changes, obsolete snapshots,
+   * handlers, stored calls, provider lint) runs in shard 1. Default: `PROMPT_CONTRACT_SHARD`.
+   * Jest's own `--shard` splits by test file, and the contract suite is one file.
+   */
+  shard?: string;
+  /**
    * Milliseconds each test of the suite may take (default 120 s). Vitest's own default of 5 s
    * is too short for a database query or a first schema compile on a busy CI runner.
    */
@@ -197,6 +205,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   };
   const snapshotState = (): SnapshotCounters | undefined => (g.expect.getState() as { snapshotState?: SnapshotCounters }).snapshotState;
   const strict = config.strictExamples === true;
+  const shard = parseShard(options.shard ?? process.env.PROMPT_CONTRACT_SHARD, options.shard === undefined ? 'PROMPT_CONTRACT_SHARD' : 'the `shard` option');
+  const once = runsOnce(shard);
   const baselineFile = toolsBaselineFile(config.snapshots);
   const expected = new Set<string>([baselineFile]);
   const against = options.against !== undefined ? { ref: options.against, from: 'the `against` option' } : run.defaultAgainst();
@@ -206,7 +216,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   // stale one names it there instead of failing a second time. Cases note which they showed.
   let dataFindings: Diagnostic[] | undefined;
   const curated = (): Diagnostic[] =>
-    (dataFindings ??= dedupe([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)).flatMap((item) => checkRenderedExamples(item, { strict, ...(config.notations?.length ? { notations: config.notations } : {}) }))));
+    (dataFindings ??= dedupe(shardSlice([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)), shard).flatMap((item) => checkRenderedExamples(item, { strict, ...(config.notations?.length ? { notations: config.notations } : {}) }))));
   const curatedPlaced = (): Promise<Diagnostic[]> => placed(cwd, curated);
   const shownIn = new Map<string, string[]>();
 
@@ -238,9 +248,11 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       settle('The project setup has problems:', await policy([...project.diagnostics]), reported);
     });
 
-    for (const { prompt, case: caseName } of listCases(module)) {
+    const cases = listCases(module);
+    // Every case's snapshot is expected, whichever shard renders it.
+    for (const { prompt, case: caseName } of cases) expected.add(snapshotFile(config.snapshots, prompt, caseName));
+    for (const { prompt, case: caseName } of shardSlice(cases, shard)) {
       const file = snapshotFile(config.snapshots, prompt, caseName);
-      expected.add(file);
       test(`${prompt} / ${caseName}: snapshot and tool-call examples`, async () => {
         // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
         const definition = module.prompts.get(prompt)!;
@@ -289,7 +301,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       settle('Curated examples or retrieval stubs do not match the current tool schemas:', labelled, []);
     });
 
-    test(`tool definitions keep backward compatibility with the baseline ${project.display(baselineFile)}${at}`, async () => {
+    if (once) test(`tool definitions keep backward compatibility with the baseline ${project.display(baselineFile)}${at}`, async () => {
       const state = snapshotState();
       const mode = updateMode(state);
       // Under -u too: accepting a wording change must not accept a breaking change with it.
@@ -314,7 +326,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       if (failures.length > 0) throw new Error(failures.join('\n\n'));
     });
 
-    if (tools.some((t) => t.handler !== undefined && !t.generated)) {
+    if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
       test('handler argument types agree with the tool schemas', async () => {
         const { checkHandlers } = await import('./checks/handler.js');
         settle('The schema and the handler type disagree:', await policy(checkHandlers(tools)), reported);
@@ -322,10 +334,10 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
     if (config.recorded && config.recorded.length > 0) {
       test('recorded tool calls fit the current schemas', async () => {
-        settle('Recorded calls that the current schemas reject:', await policy(await run.validateRecordedFiles(tools, config.recorded!, config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes })), reported);
+        settle('Recorded calls that the current schemas reject:', await policy(await run.validateRecordedFiles(tools, config.recorded!, { ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) })), reported);
       });
     }
-    for (const source of config.persisted ?? []) {
+    for (const source of once ? (config.persisted ?? []) : []) {
       test(`persisted tool_use blocks in \`${source.name}\` fit the schemas and handlers`, async () => {
         const { readPersistedCalls } = await import('./sources/persisted.js');
         const { checkPersisted } = await import('./checks/persisted.js');
@@ -333,13 +345,13 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         settle(`Stored tool calls in \`${source.name}\` that would fail on resume:`, await policy(found), reported);
       });
     }
-    for (const provider of config.providers ?? []) {
+    for (const provider of once ? (config.providers ?? []) : []) {
       test(`tool schemas fit the \`${provider}\` profile`, async () => {
         settle(`Tool schemas outside what \`${provider}\` accepts:`, await policy(run.lintProviders(tools, [provider])), reported);
       });
     }
 
-    test('the snapshots folder holds only current snapshots', async () => {
+    if (once) test('the snapshots folder holds only current snapshots', async () => {
       const mode = updateMode(snapshotState());
       const scan = scanSnapshots(config.snapshots, expected);
       const found = await policy(run.snapshotFolderFindings(project, expected, scan));
@@ -356,7 +368,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       if (obsolete.length > 0) process.stderr.write('prompt-contract: run your test command with `-u` to remove obsolete snapshots.\n');
     });
 
-    if (config.policy !== undefined) {
+    // A shard sees only some findings: an entry may match one another shard saw.
+    if (config.policy !== undefined && !shard) {
       test('every policy ignore entry still matches a finding', async () => {
         // Run with a filter (`-t`), the suite saw only some findings: an entry may match one it skipped.
         if (ran < defined) return;

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SchemaCompiler } from '../schema/validator.js';
 import { DEFAULT_MAX_LINE_BYTES, maxLineBytesFrom, type LineRange } from '../sources/chunks.js';
+import { type Shard, shardSlice } from '../util/shard.js';
 import type { RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
@@ -23,6 +24,8 @@ export interface ValidateRecordedOptions extends RecordedCheckOptions {
    * rest of the file is read as usual. By default `PROMPT_CONTRACT_MAX_LINE_BYTES`, else 16 MiB.
    */
   maxLineBytes?: number;
+  /** Validate only this shard's share of each file: its part of the file's lines, cut at line ends. */
+  shard?: Shard;
 }
 
 /** One range of one file, as a worker receives it. */
@@ -124,6 +127,26 @@ export async function validateRecordedFiles(
     maxLineBytes = maxLineBytesFrom(opts.maxLineBytes);
   } catch (error) {
     throw new InputError('config/invalid', errorMessage(error));
+  }
+  if (opts.shard && opts.shard.total > 1) {
+    // Each file in `total` line-aligned parts of about equal size; this shard reads its own.
+    const { index, total } = opts.shard;
+    const accumulator = new RecordedAccumulator(tools, { ...accumulatorOptions, compiler: opts.compiler ?? new SchemaCompiler() });
+    const [{ splitAtLines }, { statSync }] = await Promise.all([import('../sources/chunks.js'), import('node:fs')]);
+    for (const file of files) {
+      let size: number;
+      try {
+        size = statSync(file).size;
+      } catch {
+        // Unreadable or missing: the first shard reports it, as a run without shards would.
+        if (index === 1) await accumulateFile(accumulator, file, undefined, file, maxLineBytes);
+        continue;
+      }
+      const ranges: LineRange[] = [];
+      for await (const range of splitAtLines(file, Math.max(1, Math.ceil(size / total)))) ranges.push(range);
+      for (const range of shardSlice(ranges, opts.shard)) await accumulateFile(accumulator, file, range, file, maxLineBytes);
+    }
+    return accumulator.toDiagnostics();
   }
   const plan = await planWorkers(files, opts);
   if (plan === undefined) {

@@ -6,6 +6,7 @@ import { jsonError, readToolsFile, type Project } from '../project.js';
 import { renderCase, renderDataItems, listCases } from '../render/render.js';
 import type { NotationDefinition } from '../extract/notation.js';
 import { checkCaseInput } from './case-input.js';
+import { runsOnce, type Shard, shardSlice } from '../util/shard.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
 import { validateRecordedFiles } from './recorded-files.js';
 
@@ -183,6 +184,12 @@ export interface Revision {
 export interface CheckOptions {
   /** Compare tools with the baseline at this git ref instead of the working tree's. */
   against?: string;
+  /**
+   * Do part `index` of `total`: a contiguous share of the cases, of the curated examples and
+   * of each recorded file's lines. What happens once (obsolete snapshots, the breaking-change
+   * check, handlers, stored calls, provider lint) runs in the first shard only.
+   */
+  shard?: Shard;
 }
 
 /** The main job: render every case, then every check the config enables. Never writes. */
@@ -200,9 +207,12 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   const expected = new Set<string>();
   const baselineFile = toolsBaselineFile(config.snapshots);
   expected.add(baselineFile);
-  for (const { prompt, case: caseName } of listCases(module)) {
+  const shard = options.shard;
+  const cases = listCases(module);
+  // Every case's snapshot is expected, whichever shard renders it: obsolete means obsolete for all.
+  for (const { prompt, case: caseName } of cases) expected.add(snapshotFile(config.snapshots, prompt, caseName));
+  for (const { prompt, case: caseName } of shardSlice(cases, shard)) {
     const file = snapshotFile(config.snapshots, prompt, caseName);
-    expected.add(file);
     // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
     const definition = module.prompts.get(prompt)!;
     const inputProblems = checkCaseInput(definition, definition.cases.get(caseName)!, compiler);
@@ -212,26 +222,30 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
     out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notationsOf(config) }));
     out.push(...snapshotFindings(reconcile(file, formatSnapshot(rendered), 'none'), { prompt, case: caseName }));
   }
-  for (const prompt of module.prompts.keys()) {
-    for (const item of renderDataItems(module, prompt, registry)) out.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
+  const items = [...module.prompts.keys()].flatMap((prompt) => renderDataItems(module, prompt, registry));
+  for (const item of shardSlice(items, shard)) out.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
+  const once = runsOnce(shard);
+  if (once) {
+    out.push(...snapshotFolderFindings(project, expected));
+    out.push(...snapshotFindings(reconcile(baselineFile, formatToolsBaseline(tools), 'none')));
   }
-  out.push(...snapshotFolderFindings(project, expected));
-  out.push(...snapshotFindings(reconcile(baselineFile, formatToolsBaseline(tools), 'none')));
 
-  if (tools.some((t) => t.handler !== undefined && !t.generated)) {
+  if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
     const { checkHandlers } = await import('./handler.js');
     out.push(...checkHandlers(tools));
   }
-  if (config.recorded && config.recorded.length > 0) out.push(...(await validateRecordedFiles(tools, config.recorded, { compiler, ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }) })));
-  if (config.persisted && config.persisted.length > 0) {
+  if (config.recorded && config.recorded.length > 0) {
+    out.push(...(await validateRecordedFiles(tools, config.recorded, { compiler, ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) })));
+  }
+  if (once && config.persisted && config.persisted.length > 0) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
     const { checkPersisted } = await import('./persisted.js');
     const handlerSchemas = await handlerSchemasOf(tools);
     for (const source of config.persisted) out.push(...(await checkPersisted(tools, readPersistedCalls(source), handlerSchemas, { compiler })));
   }
-  const old = baselineTools(project, against?.ref, against?.from);
+  const old = once ? baselineTools(project, against?.ref, against?.from) : undefined;
   if (old) out.push(...(await diffWithWitnesses(old, tools, config.recorded ?? [], project)));
-  if (config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
+  if (once && config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
 
   return relativePaths(project, await applyProjectPolicy(project, dedupe(out)));
 }

@@ -1,0 +1,57 @@
+import { describe, expect, test } from '@jest/globals';
+import { parseShard, shardSlice } from '../../src/util/shard.js';
+import { cli, report, withDemo } from './helpers.js';
+
+// `check --shard i/n`: a CI matrix of n jobs covers every case, curated example and recorded
+// line exactly once, and what runs once (obsolete snapshots, breaking changes, lint) runs in 1/n.
+
+describe('parseShard and shardSlice', () => {
+  test('split contiguously, covering each item once, sizes differing by at most one', () => {
+    const items = Array.from({ length: 10 }, (_, i) => i);
+    const parts = [1, 2, 3].map((index) => shardSlice(items, { index, total: 3 }));
+    expect(parts.flat()).toEqual(items);
+    expect(parts.map((p) => p.length)).toEqual([3, 3, 4]);
+    expect(shardSlice([1, 2], { index: 3, total: 3 })).toEqual([2]);
+  });
+
+  test('a shard that is not INDEX/TOTAL is refused, naming what was expected', () => {
+    expect(parseShard('2/3')).toEqual({ index: 2, total: 3 });
+    expect(parseShard(undefined)).toBeUndefined();
+    for (const bad of ['0/3', '4/3', '1', 'a/b', '1/0']) expect(() => parseShard(bad)).toThrow(/expected INDEX\/TOTAL with 1 <= INDEX <= TOTAL/);
+  });
+});
+
+type Finding = ReturnType<typeof report>['diagnostics'][number];
+const key = (d: Finding) => [d.ruleId, d.file, d.line, d.tool, d.instancePath].join('|');
+const group = (d: Finding) => [d.ruleId, d.tool, d.instancePath, d.schemaPath].join('|');
+
+test('the union of three shards is the full run: same findings, recorded counts summed, once-only work in shard 1', () =>
+  withDemo((demo) => {
+    // Drift in a YAML example, in a structured few-shot turn, in recorded calls spread over the file, and a stray snapshot.
+    demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
+    demo.edit('prompts/examples/status_chat.yaml', 'refund_id: RF-204511', 'refund_id: "204511"');
+    demo.edit('prompts/observed/recorded_calls.jsonl', /"reason":"goodwill"/g, '"reason":"kindness"');
+    demo.write('snapshots/refund_agent/retired_case.txt', 'prompt-contract snapshot 2\nprompt: refund_agent\ncase: retired_case\n');
+    const full = report(cli(['check', '--format', 'json'], { cwd: demo.dir })).diagnostics;
+    const shards = [1, 2, 3].map((i) => report(cli(['check', '--format', 'json', '--shard', `${i}/3`], { cwd: demo.dir })).diagnostics);
+
+    const recorded = (ds: Finding[]) => ds.filter((d) => d.ruleId.startsWith('recorded/'));
+    const rest = (ds: Finding[]) => ds.filter((d) => !d.ruleId.startsWith('recorded/'));
+    expect(recorded(full).length).toBeGreaterThan(0);
+    expect(new Set(shards.flatMap((s) => rest(s).map(key)))).toEqual(new Set(rest(full).map(key)));
+
+    // Recorded lines are split by byte range: each shard counts its own lines, and the counts add up.
+    const counts = (ds: Finding[]) => {
+      const out = new Map<string, number>();
+      for (const d of recorded(ds)) out.set(group(d), (out.get(group(d)) ?? 0) + (d.witnessCount ?? 1));
+      return out;
+    };
+    const summed = new Map<string, number>();
+    for (const s of shards) for (const [k, n] of counts(s)) summed.set(k, (summed.get(k) ?? 0) + n);
+    expect(summed).toEqual(counts(full));
+    expect(shards.filter((s) => recorded(s).length > 0).length).toBeGreaterThan(1);
+
+    // Once-only work: the stray snapshot is reported by shard 1 and by no other.
+    const obsolete = shards.map((s) => s.filter((d) => d.ruleId === 'snapshot/obsolete').length);
+    expect(obsolete).toEqual([1, 0, 0]);
+  }));
