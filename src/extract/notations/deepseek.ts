@@ -10,6 +10,7 @@
  */
 import { describeChar, readJson, skipWhitespace } from '../json.js';
 import { defineNotation, type NotationMatch, type ParseFailure, type ParseResult } from '../notation.js';
+import { tokenPairs, within } from './tokens.js';
 
 interface DeepseekMatch extends NotationMatch {
   bodyStart: number;
@@ -22,11 +23,6 @@ const SEP = '<｜tool▁sep｜>';
 const END = '<｜tool▁call▁end｜>';
 /** Any DeepSeek special token: an unclosed call stops at the next one. */
 const TOKEN = '<｜';
-
-function within(message: string, where: string): string {
-  const i = message.indexOf(', expected');
-  return i === -1 ? `${message} in ${where}` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
-}
 
 /** The arguments: exactly one JSON value in `text.slice(start, end)` (after optional whitespace). */
 function readArguments(text: string, start: number, end: number, where: string, tool: string): { ok: true; value: unknown } | ParseFailure {
@@ -48,31 +44,14 @@ export const deepseekNotation = defineNotation<DeepseekMatch>({
   name: 'deepseek-tokens',
   description: 'DeepSeek V3/R1/V3.1 tool-call tokens: `<｜tool▁call▁begin｜>[function<｜tool▁sep｜>]name…arguments<｜tool▁call▁end｜>`',
   *find(text, context) {
-    let close = -1;
-    let at = text.indexOf(BEGIN);
-    while (at !== -1) {
-      const bodyStart = at + BEGIN.length;
-      const next = text.indexOf(BEGIN, bodyStart);
-      if (close !== Infinity && close < bodyStart) {
-        close = text.indexOf(END, bodyStart);
-        if (close === -1) close = Infinity;
+    // Unclosed: up to the next DeepSeek token other than the separator, within the paragraph.
+    yield* tokenPairs(text, BEGIN, END, (bodyStart, next) => {
+      const limit = Math.min(context.paragraphEnd(bodyStart), next);
+      for (let j = text.indexOf(TOKEN, bodyStart); j !== -1 && j < limit; j = text.indexOf(TOKEN, j + TOKEN.length)) {
+        if (!text.startsWith(SEP, j)) return j;
       }
-      if (close !== Infinity && (next === -1 || close < next)) {
-        yield { start: at, end: close + END.length, bodyStart, bodyEnd: close, closed: true };
-      } else {
-        // Unclosed: up to the next DeepSeek token other than the separator, within the paragraph.
-        const limit = Math.min(context.paragraphEnd(bodyStart), next === -1 ? text.length : next);
-        let stop = limit;
-        for (let j = text.indexOf(TOKEN, bodyStart); j !== -1 && j < limit; j = text.indexOf(TOKEN, j + TOKEN.length)) {
-          if (!text.startsWith(SEP, j)) {
-            stop = j;
-            break;
-          }
-        }
-        yield { start: at, end: stop, bodyStart, bodyEnd: stop, closed: false };
-      }
-      at = next;
-    }
+      return limit;
+    });
   },
   parse(match, { text }): ParseResult {
     const { bodyStart, bodyEnd } = match;

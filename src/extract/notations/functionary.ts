@@ -12,6 +12,7 @@
  */
 import { describeChar, readJson, skipWhitespace } from '../json.js';
 import { defineNotation, type NotationMatch, type ParseFailure } from '../notation.js';
+import { within } from './tokens.js';
 
 type Form = 'v1' | 'v2' | 'v2.5' | 'v3';
 
@@ -43,11 +44,6 @@ function formOf(token: string): Form {
   if (token === FROM) return 'v2';
   if (token === V25) return 'v2.5';
   return 'v3';
-}
-
-function within(message: string, where: string): string {
-  const i = message.indexOf(', expected');
-  return i === -1 ? `${message} in ${where}` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
 }
 
 /** The first closer in `[from, limit)`, or `limit`. Only `<` and `>` can start one. */

@@ -12,6 +12,7 @@
  */
 import { describeChar, readJson, skipWhitespace } from '../json.js';
 import { defineNotation, type NotationMatch, type ParseFailure } from '../notation.js';
+import { within } from './tokens.js';
 
 interface HarmonyMatch extends NotationMatch {
   /** Offset of the `<|message|>` token that ends the header. */
@@ -30,11 +31,6 @@ const CLOSERS = ['<|call|>', '<|end|>', '<|return|>'];
 /** A header is one short line of tokens and words; anything longer is prose around a stray token. */
 const MAX_HEADER = 400;
 const notRecipients = new Set(['assistant', 'user', 'system', 'developer', 'all']);
-
-function within(message: string, where: string): string {
-  const i = message.indexOf(', expected');
-  return i === -1 ? `${message} in ${where}` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
-}
 
 function closerAt(text: string, i: number): string | undefined {
   return CLOSERS.find((c) => text.startsWith(c, i));

@@ -9,6 +9,7 @@
  */
 import { readJson, skipWhitespace } from '../json.js';
 import { defineNotation, isParseFailure, type NotationMatch, type ParseFailure } from '../notation.js';
+import { within } from './tokens.js';
 import { jsonBody } from './json.js';
 
 interface MistralMatch extends NotationMatch {
@@ -26,11 +27,6 @@ const ARGS = '[ARGS]';
 const CALL_ID = '[CALL_ID]';
 const nameRe = /[A-Za-z_][\w.-]*/y;
 const idRe = /[^\s[\]]*/y;
-
-function within(message: string, where: string): string {
-  const i = message.indexOf(', expected');
-  return i === -1 ? `${message} in ${where}` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
-}
 
 export const mistralNotation = defineNotation<MistralMatch>({
   name: 'mistral',

@@ -7,10 +7,11 @@
  */
 import { readJson, skipWhitespace } from '../json.js';
 import { defineNotation, isParseFailure, type NotationMatch, type ParseFailure } from '../notation.js';
-import { type PythonCall, readPythonCall } from '../python.js';
+import { readPythonCall } from '../python.js';
 import { callsFromValue } from '../../shapes/calls.js';
-import type { ToolSpec } from '../../tools/types.js';
 import { jsonBody } from './json.js';
+import { pythonArguments } from './pythonic.js';
+import { within } from './tokens.js';
 
 interface PythonTagMatch extends NotationMatch {
   bodyStart: number;
@@ -21,26 +22,6 @@ const WHERE = 'the `<|python_tag|>` call';
 /** Where the tagged message ends. */
 const closers = ['<|eom_id|>', '<|eot_id|>', '<|end_of_text|>', '<|start_header_id|>', TAG];
 const builtin = /[A-Za-z_]\w*\.call[ \t]*\(/y;
-
-function within(message: string, where: string): string {
-  const i = message.indexOf(', expected');
-  return i === -1 ? `${message} in ${where}` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Keyword arguments by name; positional ones take the schema's property order (or their index). */
-function argumentsOf(call: PythonCall, tool: ToolSpec | undefined): Record<string, unknown> {
-  const props = tool?.inputSchema.properties;
-  const names = isObject(props) ? Object.keys(props) : [];
-  const out: Record<string, unknown> = {};
-  const set = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  call.positional.forEach((v, i) => set(names[i] ?? String(i), v));
-  for (const [k, v] of call.keywords) set(k, v);
-  return out;
-}
 
 /** The first closer in `[from, limit)`, or `limit`. */
 function closerIn(text: string, from: number, limit: number): number {
@@ -82,7 +63,7 @@ export const pythonTagNotation = defineNotation<PythonTagMatch>({
       if (rest < body.length) return undefined;
       const call = r.calls[0]!;
       const name = call.name.replace(/\.call$/, '');
-      return [{ name, arguments: argumentsOf(call, context.tools.get(name)) }];
+      return [{ name, arguments: pythonArguments(call, context.tools.get(name)) }];
     }
     if (body[0] === '{') {
       const result = jsonBody(text, k, match.end, { mustBeCall: true }, context);

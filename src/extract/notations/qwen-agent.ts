@@ -8,6 +8,7 @@
  */
 import { describeChar, readJson, skipWhitespace } from '../json.js';
 import { defineNotation, type NotationMatch, type ParseFailure } from '../notation.js';
+import { within } from './tokens.js';
 
 interface QwenAgentMatch extends NotationMatch {
   /** Just past `✿FUNCTION✿`. */
@@ -21,11 +22,6 @@ const FUNCTION = '✿FUNCTION✿';
 const ARGS = '✿ARGS✿';
 const stops = ['✿RESULT✿', '✿RETURN✿', FUNCTION];
 const toolName = /^[A-Za-z_$<{[][\w.\-$<>{}[\]]*$/;
-
-function within(message: string, where: string): string {
-  const i = message.indexOf(', expected');
-  return i === -1 ? `${message} in ${where}` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
-}
 
 /** The first line break in `[from, limit)`, or `limit`. */
 function lineEndIn(text: string, from: number, limit: number): number {

@@ -11,6 +11,7 @@
 import { coerceParameter } from '../coerce.js';
 import { describeChar, readJson } from '../json.js';
 import { defineNotation, type NotationContext, type NotationMatch, type ParseFailure } from '../notation.js';
+import { within } from './tokens.js';
 import { readPythonLiteral } from '../python.js';
 
 interface ReactMatch extends NotationMatch {
@@ -22,11 +23,6 @@ interface ReactMatch extends NotationMatch {
 const ACTION = 'Action:';
 const INPUT = 'Action Input:';
 const identifier = /^[A-Za-z_][\w.-]*$/;
-
-function within(message: string, where: string): string {
-  const i = message.indexOf(', expected');
-  return i === -1 ? `${message} in ${where}` : `${message.slice(0, i)} in ${where}${message.slice(i)}`;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
