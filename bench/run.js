@@ -246,6 +246,58 @@ async function extractRemark() {
   );
 }
 
+/**
+ * Extraction from prompts whose lists and quotes run straight into headings, fences, rules and
+ * HTML (bench/lib/tight-prompts.js, 250 KB and 2 MB): against a full remark parse of the same
+ * text, and against itself at the other size. Remark runs once at 2 MB, and only in a full
+ * run: its cost grows faster than the text there (about 100 s).
+ */
+async function extractTight() {
+  const { remarkExamples } = await import('./lib/remark-visit.js');
+  const { tightPrompt } = await import('./lib/tight-prompts.js');
+  const small = tightPrompt(250_000);
+  const big = tightPrompt(2_000_000);
+  const ours = (prompt) => () => extractToolCalls(prompt.text, { tools, mode: 'fast' });
+  const calls = (r) => r.examples.map((e) => ({ name: e.name, arguments: e.arguments }));
+  const kb = (prompt) => `${(prompt.text.length / 1000).toFixed(0)} KB`;
+
+  const runs = quick ? 3 : 7;
+  const vsRemark = await compare(ours(small), () => remarkExamples(small.text), runs);
+  same(`examples (ours, ${kb(small)}) vs examples (generator)`, calls(vsRemark.a.value), small.examples);
+  same(`examples (remark visit, ${kb(small)}) vs examples (generator)`, vsRemark.b.value, small.examples);
+
+  const scaleRuns = quick ? 5 : 11;
+  const scaling = await compare(ours(small), ours(big), scaleRuns);
+  same(`examples (ours, ${kb(big)}) vs examples (generator)`, calls(scaling.b.value), big.examples);
+
+  let remarkBig = '';
+  if (!quick) {
+    const once = await timed(() => remarkExamples(big.text));
+    same(`examples (remark visit, ${kb(big)}) vs examples (generator)`, once.value, big.examples);
+    remarkBig = ` At ${kb(big)}, one remark run (no warm-up): ${ms(once.cpu)} ms CPU, ${(once.cpu / scaling.b.cpu).toFixed(0)}x ours (${ms(scaling.b.cpu)} ms).`;
+  }
+  const ratio = vsRemark.pairs.median;
+  result(
+    'extract-tight',
+    ratio,
+    '>= 20',
+    ratio >= 20,
+    `CPU time of unified().use(remark-parse).parse plus the tree walk of extract-vs-remark-full, ${ms(vsRemark.b.cpu)} ms, divided by extractToolCalls(text, {mode: 'fast'}), ${ms(vsRemark.a.cpu)} ms, ` +
+      `on a generated ${kb(small)} prompt whose lists and quotes run into headings, fences, thematic breaks, HTML and setext underlines with no blank line between (${small.examples.length} examples in json/tool_call fences, in lists and quotes, and Hermes tags). ` +
+      `Median of ${runs} side-by-side pairs after a warm-up, order alternating; their middle half spans ${vsRemark.pairs.quartiles.map((q) => q.toFixed(1)).join(' to ')}. Both find the same ${small.examples.length} examples in order.${remarkBig}`,
+  );
+  const growth = scaling.pairs.median;
+  const sizeRatio = big.text.length / small.text.length;
+  result(
+    'extract-tight-scaling',
+    growth,
+    '<= 10',
+    growth <= 10,
+    `CPU time of extractToolCalls on the ${kb(big)} prompt of extract-tight, ${ms(scaling.b.cpu)} ms, divided by the same on ${kb(small)}, ${ms(scaling.a.cpu)} ms: the text is ${sizeRatio.toFixed(2)}x longer, so a linear cost gives about ${sizeRatio.toFixed(1)}. ` +
+      `Median of ${scaleRuns} pairs after a warm-up, order alternating; middle half ${scaling.pairs.quartiles.map((q) => q.toFixed(2)).join(' to ')}. The 2 MB run finds all ${big.examples.length} generated examples in order.`,
+  );
+}
+
 /** One validation in a fresh process (bench/lib/rss-child.js): its peak RSS, wall time and what it found. */
 function inChild(file, workers) {
   const argv = [join(root, 'bench', 'lib', 'rss-child.js'), file, ...(workers === undefined ? [] : [String(workers)])];
@@ -418,6 +470,7 @@ const started = performance.now();
     ['recorded-vs-json-parse-floor', recordedFloor],
     ['recorded-vs-python-jsonschema', recordedPython],
     ['extract-vs-remark-full', extractRemark],
+    ['extract-tight', extractTight],
     ['recorded-workers-speedup', workersSpeedup],
     ['check-demo', checkDemo],
     ['install-size', installSize],

@@ -5,12 +5,22 @@
  * whole prompt costs two orders of magnitude more than this, and extraction needs none of it.
  *
  * It follows micromark (what remark runs), including where micromark decides positions in its
- * own way: a fence closed because its container ended keeps the line ending before the next
- * line only when that line opens a new container, not when it is a lazy line.
+ * own way:
+ * - a fence closed because its container ended keeps the line ending before the next line
+ *   only when that line opens a container (or a sibling list item), not when it is a lazy line;
+ * - a line that continues some containers but not all (a lazy line) continues an open
+ *   paragraph unless it starts a block (ATX heading, fence, thematic break, HTML block,
+ *   list item or quote); a block it starts closes the containers it did not continue, except
+ *   an HTML block of type 7, which micromark leaves inside them;
+ * - micromark moves a container's end back over trailing line endings and indentation: a
+ *   quote closed by a new container (or by the end of the text) ends on that line only when
+ *   the line continued a quote first, or when what was cut short (a fence, an HTML block of
+ *   type 1-5) holds the line ending before it; a quote closed by a sibling list item or a
+ *   lazy line ends on the line before.
  *
- * Constructs whose handling depends on subtle parser state (a lazy line that could start a
- * block, an HTML start on a lazy line) make the scanner give up and return `undefined`; the
- * caller then runs the full block parse. Realistic prompts rarely get there.
+ * One construct still needs the parser: a setext underline under a paragraph that may be only
+ * link reference definitions. The scanner then stops and reports the last line start at which
+ * nothing was open before it; the caller parses from there (see `blockStructure`).
  */
 
 /** What the scanner reports; offsets are 0-based into the text, `line` is 1-based. */
@@ -28,6 +38,21 @@ export interface ScannedBlocks {
   quotes: Array<{ start: number; end: number }>;
 }
 
+/**
+ * Where a scan stopped short: `offset` is the start of the last line (1-based `line`) at which
+ * no container and no block was open, before the line at `at` that the scanner cannot read.
+ * The fences and quotes reported with it all end before `offset`.
+ */
+export interface ScanStop {
+  offset: number;
+  line: number;
+  at: number;
+}
+
+export interface ScanResult extends ScannedBlocks {
+  stop?: ScanStop;
+}
+
 interface Quote {
   kind: 'quote';
   start: number;
@@ -40,6 +65,8 @@ interface Item {
   /** The item's first line was blank: a second blank line ends it. */
   initialBlank: boolean;
   furtherBlank: boolean;
+  /** The bullet, or the delimiter of an ordered item: a later item with the same one continues the list. */
+  marker: string;
 }
 type Container = Quote | Item;
 
@@ -158,41 +185,73 @@ const lineBreak = /\r\n|\r|\n/g;
 const blankRe = /^[ \t]*$/;
 
 /** Fences and block quotes of `text`, or `undefined` when the text needs the full parser. */
+/** Fences and block quotes of `text`, or `undefined` when some of it needs the full parser. */
 export function scanBlocks(text: string): ScannedBlocks | undefined {
+  const r = scanBlockRange(text, 0, 1);
+  return r.stop ? undefined : { fences: r.fences, quotes: r.quotes };
+}
+
+interface Reset {
+  offset: number;
+  line: number;
+  fences: number;
+  quotes: number;
+}
+
+/**
+ * Fences and block quotes of `text` from offset `from` (the start of line `firstLine`, where
+ * nothing is open) to the end, or to where the scan stopped (`stop`). Tests pass `stopAt` to
+ * make the scan stop at the first line that starts there or later.
+ */
+export function scanBlockRange(text: string, from: number, firstLine: number, stopAt = Infinity): ScanResult {
   const fences: ScannedFence[] = [];
   const quotes: Array<{ start: number; end: number }> = [];
   const containers: Container[] = [];
   let leaf: Leaf = null;
-  let declined = false;
-  let lineNo = 0;
-  let ls = 0;
+  let lineNo = firstLine - 1;
+  let ls = from;
+  let reset: Reset = { offset: from, line: firstLine, fences: 0, quotes: 0 };
+
+  const done = (stop?: ScanStop): ScanResult => {
+    fences.sort((a, b) => a.start - b.start);
+    quotes.sort((a, b) => a.start - b.start);
+    return stop ? { fences, quotes, stop } : { fences, quotes };
+  };
+  /** Give up on this line: report what lies before the last point where nothing was open. */
+  const stopHere = (): ScanResult => {
+    fences.length = reset.fences;
+    quotes.length = reset.quotes;
+    return done({ offset: reset.offset, line: reset.line, at: ls });
+  };
 
   const closeFence = (f: OpenFence, end: number, keepEol: boolean) => {
     if (keepEol) f.parts.push(f.pendingEol);
     const value = f.parts.join('').replace(/^(?:\r?\n|\r)|(?:\r?\n|\r)$/g, '');
     fences.push({ start: f.start, end, info: f.info, value: value.includes('\0') ? value.replace(/\0/g, '\uFFFD') : value, line: f.line });
   };
-  /** Close containers from `depth` on (and the leaf when it sits inside them). */
-  const closeFrom = (depth: number, lineStart: number, byNewContainer: boolean) => {
+  /**
+   * Close containers from `depth` on (and the leaf when it sits inside them). `flowClosed`: the
+   * line opens a container or a sibling item, which ends the flow after the previous line's
+   * line ending; otherwise the line is lazy and what it does not continue ends with the
+   * previous line's content. Quotes end where `quoteEnd` says, else on their last line.
+   */
+  const closeFrom = (depth: number, lineStart: number, flowClosed: boolean, quoteEnd?: number) => {
     if (leaf && leaf.kind === 'fence') {
       if (leaf.depth > depth) {
-        closeFence(leaf, byNewContainer ? lineStart : leaf.end, byNewContainer);
+        closeFence(leaf, flowClosed ? lineStart : leaf.end, flowClosed);
         leaf = null;
       }
     } else if (leaf && depth < containers.length) leaf = null;
     while (containers.length > depth) {
       const c = containers.pop()!;
-      // Where micromark ends a quote that a new container closes depends on what the quote
-      // holds and which containers continued; those texts go to the parser.
-      if (c.kind === 'quote') {
-        if (byNewContainer) declined = true;
-        quotes.push({ start: c.start, end: c.end });
-      }
+      if (c.kind === 'quote') quotes.push({ start: c.start, end: quoteEnd ?? c.end });
     }
   };
 
-  lineBreak.lastIndex = 0;
+  lineBreak.lastIndex = from;
   while (ls <= text.length) {
+    if (containers.length === 0 && leaf === null) reset = { offset: ls, line: lineNo + 1, fences: fences.length, quotes: quotes.length };
+    if (ls >= stopAt) return stopHere();
     const m = lineBreak.exec(text);
     const le = m ? m.index : text.length;
     const eol = m ? m[0] : '';
@@ -232,9 +291,20 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
     }
     const allMatched = matched === containers.length;
     const blank = blankRe.test(cur.rest());
-    // Text that ends inside the prefixes of some of its containers ends the others at a place
-    // that depends on the prefixes; rare enough to leave to the parser.
-    if (atEof && s !== '' && blank && !allMatched) return undefined;
+    // A container that micromark closes where this line's continued prefixes end ends on this
+    // line when a quote marker is among those prefixes; otherwise its end moves back over the
+    // line ending (and whitespace) to the line before.
+    let quotePrefix = false;
+    for (let i = 0; i < matched; i++) if (containers[i]!.kind === 'quote') quotePrefix = true;
+    const prefixEnd = ls + cur.pos + (cur.partial > 0 ? 1 : 0);
+
+    if (atEof && blank && !allMatched && cur.rest() === '') {
+      // The text ends right after the prefixes of the containers this line continues: micromark
+      // closes everything where the text ends, without handing the flow a lazy line.
+      closeFrom(matched, ls, false, quotePrefix ? prefixEnd : undefined);
+      markQuotes(containers, le);
+      break;
+    }
 
     // A fence, HTML block or indented code in fully continued containers takes the line as it is.
     if (allMatched && leaf && leaf.kind === 'fence') {
@@ -301,7 +371,14 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
     let opened = false;
     const openContainer = (c: Container) => {
       if (!opened) {
-        closeFrom(depth, ls, true);
+        // An item like the one this line does not continue is the next item of its list:
+        // micromark continues the list and closes what the old item held as on a lazy line.
+        const next = containers[matched];
+        const sibling = next !== undefined && next.kind === 'item' && c.kind === 'item' && next.marker === c.marker;
+        // A fence or an HTML block of type 1-5 that the new container cuts short holds the line
+        // ending before this line, and then the closed containers end on this line too.
+        const heldEol = leaf !== null && (leaf.kind === 'fence' || (leaf.kind === 'html' && leaf.type <= 5));
+        closeFrom(depth, ls, true, sibling || !(quotePrefix || heldEol) ? undefined : prefixEnd);
         opened = true;
       } else leaf = null;
       containers.push(c);
@@ -309,15 +386,15 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
     };
     let newLeaf: Leaf | 'keep' = 'keep';
     let itemBlank = false;
+    /** Indented code on a lazy line: micromark ends it on that line. */
+    let lazyCode = false;
     for (;;) {
       const { cols, at } = cur.indent();
       const rest = s.slice(at);
       const c = s[at];
       if (cols >= 4) {
         if (at < s.length && !(paraOpen && !opened)) {
-          // micromark keeps containers that such a line leaves on its stack for a while, which
-          // changes what may interrupt on the next lines; leave those texts to the parser.
-          if (!allMatched && !opened) return undefined;
+          if (!allMatched && !opened) lazyCode = true;
           newLeaf = { kind: 'indented' };
         }
         break;
@@ -353,8 +430,9 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
       }
       if (!canInterrupt && /^(?:=+|-+)[ \t]*$/.test(rest)) {
         // Setext underline: the paragraph becomes a heading and ends here, unless it holds only
-        // definitions; telling those apart is the parser's job.
-        if (leaf !== null && leaf.kind === 'paragraph' && leaf.definitions) return undefined;
+        // definitions: then `===` starts a paragraph, and `---` is a thematic break (which ends
+        // the paragraph all the same). Telling definitions apart is the parser's job.
+        if (leaf !== null && leaf.kind === 'paragraph' && leaf.definitions && !/^-{3}/.test(rest)) return stopHere();
         newLeaf = null;
         break;
       }
@@ -362,7 +440,7 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
         newLeaf = null;
         break;
       }
-      const lm = /^(?:[-+*]|(\d{1,9})[.)])(?=[ \t]|$)/.exec(rest);
+      const lm = /^(?:[-+*]|(\d{1,9})([.)]))(?=[ \t]|$)/.exec(rest);
       if (lm) {
         const after = rest.slice(lm[0].length);
         const emptyItem = blankRe.test(after);
@@ -384,7 +462,7 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
             size += spaces;
           }
         }
-        openContainer({ kind: 'item', size, initialBlank: emptyItem, furtherBlank: false });
+        openContainer({ kind: 'item', size, initialBlank: emptyItem, furtherBlank: false, marker: lm[2] ?? lm[0] });
         if (emptyItem) {
           itemBlank = true;
           break;
@@ -395,24 +473,28 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
     }
 
     if (!opened && !allMatched) {
+      // A lazy line: it continues the containers' paragraph unless it starts a block.
       if (paraOpen && !blank) {
-        // A lazy line continues the paragraph unless it starts a block. Where micromark puts a
-        // block started on a lazy line has corner cases (an HTML block lands inside the
-        // quote), so those lines, and underline-like ones, go to the full parser.
-        if (newLeaf !== 'keep' || /^[ \t]*(?:=+|-+)[ \t]*$/.test(cur.rest())) return undefined;
-        markQuotes(containers, le);
-        ls = le + eol.length;
-        if (atEof) break;
-        continue;
+        if (newLeaf !== 'keep' && newLeaf !== null && newLeaf.kind === 'html' && newLeaf.type === 7 && !atEof) {
+          // micromark tries an HTML block of type 7 as an interruption of the paragraph until
+          // it has seen the next line, so the containers stay open around the block.
+          leaf = newLeaf;
+          markQuotes(containers, le);
+          ls = le + eol.length;
+          continue;
+        }
+        if (newLeaf === 'keep') {
+          markQuotes(containers, le);
+          ls = le + eol.length;
+          if (atEof) break;
+          continue;
+        }
       }
-      // Neither continued nor a new container: a lazy line, which closes what it does not continue.
+      // What the line does not continue ends before it.
       closeFrom(matched, ls, false);
+      if (lazyCode) newLeaf = null;
     }
-    if (declined) return undefined;
     const contentBlank = blankRe.test(cur.rest());
-    // Where micromark ends the quotes that a last line of bare new container markers closes
-    // depends on which marker it is; such an ending is rare enough to leave to the parser.
-    if (atEof && opened && contentBlank) return undefined;
     if (newLeaf !== 'keep') {
       if (leaf && leaf.kind === 'fence') closeFence(leaf, leaf.end, false);
       leaf = newLeaf;
@@ -434,9 +516,7 @@ export function scanBlocks(text: string): ScannedBlocks | undefined {
     const c = containers.pop()!;
     if (c.kind === 'quote') quotes.push({ start: c.start, end: c.end });
   }
-  fences.sort((a, b) => a.start - b.start);
-  quotes.sort((a, b) => a.start - b.start);
-  return { fences, quotes };
+  return done();
 }
 
 /** Every open quote now reaches the end of this line. */

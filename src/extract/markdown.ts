@@ -2,11 +2,12 @@
  * The block structure the extractor needs from markdown: fenced code blocks (wherever they
  * sit: lists, block quotes) and block quotes (whose `>` markers are not part of what a
  * tag holds). Inline markup is never needed. The fast path reads lines with a block scanner
- * that follows micromark; where the scanner declines a text, micromark itself runs with
- * inline constructs turned off. Both give what the full remark parse gives.
+ * that follows micromark; where the scanner cannot read a construct, micromark itself runs,
+ * with inline constructs turned off, on the region around it only. Both give what the full
+ * remark parse gives.
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { scanBlocks } from './blocks.js';
+import { scanBlockRange, type ScanStop } from './blocks.js';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 
@@ -56,13 +57,103 @@ const blockOnly = {
  */
 function decodeLang(info: string): string {
   if (!/[\\&\0]/.test(info)) return info.toLowerCase();
-  const root = fromMarkdown(`~~~ ${info}`, { extensions: [blockOnly] }) as unknown as MdNode;
-  return (root.children?.[0]?.lang ?? '').toLowerCase();
+  let lang = decoded.get(info);
+  if (lang === undefined) {
+    const root = fromMarkdown(`~~~ ${info}`, { extensions: [blockOnly] }) as unknown as MdNode;
+    lang = (root.children?.[0]?.lang ?? '').toLowerCase();
+    if (decoded.size >= 256) decoded.clear();
+    decoded.set(info, lang);
+  }
+  return lang;
 }
+/** Info words decoded so far: a parse costs a millisecond or two, and prompts repeat them. */
+const decoded = new Map<string, string>();
 
 function parseTree(text: string, mode: ParseMode): MdNode {
   if (mode === 'full') return unified().use(remarkParse).parse(text) as unknown as MdNode;
   return fromMarkdown(text, { extensions: [blockOnly] }) as unknown as MdNode;
+}
+
+/**
+ * The fences and quotes of a tree parsed from `text.slice(base)` (lines counted from `firstLine`),
+ * limited to nodes that start before `limit` (an offset into the slice).
+ */
+function treeStructure(root: MdNode, text: string, base: number, firstLine: number, limit: number, into: Structure): void {
+  const stack: MdNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start !== undefined && start >= limit) continue;
+    if (node.type === 'code' && start !== undefined && end !== undefined && (text[base + start] === '`' || text[base + start] === '~')) {
+      into.fences.push({
+        start: base + start,
+        end: base + end,
+        lang: (node.lang ?? '').toLowerCase(),
+        value: node.value ?? '',
+        line: node.position!.start.line + firstLine - 1,
+        closed: isClosed(text, base + start, base + end),
+      });
+    } else if (node.type === 'blockquote' && start !== undefined && end !== undefined) {
+      into.quotes.push({ start: base + start, end: base + end });
+    }
+    if (node.children) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+}
+
+const lineBreaks = /\r\n|\r|\n/g;
+/** A line that starts at its first column with neither whitespace nor `>`. */
+const flushLine = /(?:\r\n|\r(?!\n)|\n)(?=[^ \t>\r\n])/g;
+
+/**
+ * What the scanner could not read, parsed by micromark one region at a time: from where the
+ * scanner last had nothing open (`stop.offset`) to the first line after it at which micromark
+ * has nothing open either, so that the scan resumes there exactly as on a text of its own.
+ *
+ * Such a line starts with neither whitespace nor `>`: no quote and no list item continues on
+ * it. It is a fresh start when, in the parse of the region up to and including that line (and
+ * its line ending), every top-level block that starts before it also ends before it: no
+ * paragraph took it as a lazy line or an underline, no fence or HTML block as content, no list
+ * as its next item, and the last of them is no definition (definitions and the paragraph
+ * after them are one block to micromark). One more condition: after a paragraph or indented
+ * code, micromark reads the line as one that may interrupt a paragraph, which matters only
+ * for a list item (an empty one, or one numbered other than 1, cannot); such a line must
+ * follow some other block. Where the line is no fresh start the region grows, doubling, so the
+ * parses cost linear time in all. Returns where the scan resumes, or `undefined` when the
+ * region reached the end of the text.
+ */
+function parseRegion(text: string, stop: ScanStop, into: Structure): { offset: number; line: number } | undefined {
+  const base = stop.offset;
+  let from = stop.at;
+  for (;;) {
+    flushLine.lastIndex = from;
+    const m = flushLine.exec(text);
+    if (!m) {
+      treeStructure(parseTree(text.slice(base), 'fast'), text, base, stop.line, Infinity, into);
+      return undefined;
+    }
+    const next = m.index + m[0].length;
+    lineBreaks.lastIndex = next;
+    const after = lineBreaks.exec(text);
+    // With the line's own line ending: what micromark decides at the end of the line can
+    // depend on there being a next line.
+    const root = parseTree(text.slice(base, after ? after.index + after[0].length : text.length), 'fast');
+    const before = (root.children ?? []).filter((c) => (c.position?.start.offset ?? 0) < next - base);
+    const last = before.at(-1);
+    const interrupting = last !== undefined && (last.type === 'paragraph' || (last.type === 'code' && !/[`~]/.test(text[base + (last.position?.start.offset ?? 0)] ?? '')));
+    const settled =
+      before.every((c) => (c.position?.end.offset ?? Infinity) <= next - base) &&
+      !(interrupting && /[-+*0-9]/.test(text[next]!)) &&
+      last?.type !== 'definition';
+    if (settled) {
+      treeStructure(root, text, base, stop.line, next - base, into);
+      let line = stop.line;
+      lineBreaks.lastIndex = base;
+      while (lineBreaks.exec(text) && lineBreaks.lastIndex <= next) line++;
+      return { offset: next, line };
+    }
+    from = Math.max(next, base + 2 * (next - base));
+  }
 }
 
 function isClosed(text: string, start: number, end: number): boolean {
@@ -85,36 +176,33 @@ export function blockStructure(text: string, mode: ParseMode): Structure {
   if (mode === 'fast' && !text.includes('```') && !text.includes('~~~') && !/^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*>/m.test(text)) {
     return structure;
   }
-  if (mode === 'fast') {
-    const scanned = scanBlocks(text);
-    if (scanned) {
-      for (const f of scanned.fences) {
-        structure.fences.push({ start: f.start, end: f.end, lang: decodeLang(f.info), value: f.value, line: f.line, closed: isClosed(text, f.start, f.end) });
-      }
-      structure.quotes = scanned.quotes;
-      return structure;
-    }
+  if (mode === 'full') {
+    treeStructure(parseTree(text, 'full'), text, 0, 1, Infinity, structure);
+    structure.fences.sort((a, b) => a.start - b.start);
+    structure.quotes.sort((a, b) => a.start - b.start);
+    return structure;
   }
-  const root = parseTree(text, mode);
-  const stack: MdNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (node.type === 'code' && start !== undefined && end !== undefined && (text[start] === '`' || text[start] === '~')) {
-      structure.fences.push({
-        start,
-        end,
-        lang: (node.lang ?? '').toLowerCase(),
-        value: node.value ?? '',
-        line: node.position!.start.line,
-        closed: isClosed(text, start, end),
-      });
-    } else if (node.type === 'blockquote' && start !== undefined && end !== undefined) {
-      structure.quotes.push({ start, end });
+  return scannedStructure(text);
+}
+
+/**
+ * The fast path: the scanner reads the text; where it stops, micromark parses the smallest
+ * region around the construct it could not read, and the scanner resumes after it. Tests pass
+ * `stopAt` (ascending offsets) to make the scanner stop there and exercise the regions.
+ */
+export function scannedStructure(text: string, stopAt: readonly number[] = []): Structure {
+  const structure: Structure = { fences: [], quotes: [] };
+  let at: { offset: number; line: number } | undefined = { offset: 0, line: 1 };
+  while (at) {
+    const from = at.offset;
+    const scanned = scanBlockRange(text, from, at.line, stopAt.find((o) => o > from));
+    for (const f of scanned.fences) {
+      structure.fences.push({ start: f.start, end: f.end, lang: decodeLang(f.info), value: f.value, line: f.line, closed: isClosed(text, f.start, f.end) });
     }
-    if (node.children) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    for (const q of scanned.quotes) structure.quotes.push(q);
+    at = scanned.stop ? parseRegion(text, scanned.stop, structure) : undefined;
   }
   structure.fences.sort((a, b) => a.start - b.start);
+  structure.quotes.sort((a, b) => a.start - b.start);
   return structure;
 }

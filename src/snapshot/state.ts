@@ -1,6 +1,6 @@
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { structuredPatch } from 'diff';
+import { createRequire } from 'node:module';
 import { InputError } from '../util/errors.js';
 import { isSnapshotText, isToolsBaseline, sameToolsBaseline, SNAPSHOT_HEADER, TOOLS_BASELINE_KEY } from './format.js';
 
@@ -181,6 +181,8 @@ export function lineDiff(expected: string, received: string, name: string, maxLi
   };
   const range = (start: number, count: number): string => `${count === 0 ? start : start + 1},${count}`;
 
+  // Loaded on the first diff: a run whose snapshots all match never needs it.
+  const { structuredPatch } = createRequire(import.meta.url)('diff') as typeof import('diff');
   const patch = structuredPatch('', '', oldPart.join(''), newPart.join(''), '', '', { context: DIFF_CONTEXT, maxEditLength: MAX_EDIT_LENGTH });
   if (patch) {
     const hunks = patch.hunks;
