@@ -298,6 +298,13 @@ async function extractTight() {
   );
 }
 
+/** Format checks on hostile values: time at 160 KB over time at 40 KB per format (bench/lib/regex-formats.js); linear is about 4. */
+async function regexFormatsScaling() {
+  const { regexFormats } = await import('./lib/regex-formats.js');
+  const r = await regexFormats({ quick, same });
+  result(r.name, r.ratio, r.target, r.met, r.detail);
+}
+
 /** One validation in a fresh process (bench/lib/rss-child.js): its peak RSS, wall time and what it found. */
 function inChild(file, workers) {
   const argv = [join(root, 'bench', 'lib', 'rss-child.js'), file, ...(workers === undefined ? [] : [String(workers)])];
@@ -471,6 +478,7 @@ const started = performance.now();
     ['recorded-vs-python-jsonschema', recordedPython],
     ['extract-vs-remark-full', extractRemark],
     ['extract-tight', extractTight],
+    ['regex-formats-scaling', regexFormatsScaling],
     ['recorded-workers-speedup', workersSpeedup],
     ['check-demo', checkDemo],
     ['install-size', installSize],

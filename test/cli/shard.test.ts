@@ -21,7 +21,7 @@ describe('parseShard and shardSlice', () => {
   });
 });
 
-type Finding = ReturnType<typeof report>['diagnostics'][number];
+type Finding = ReturnType<typeof report>['diagnostics'][number] & { schemaPath?: string; witnessCount?: number };
 const key = (d: Finding) => [d.ruleId, d.file, d.line, d.tool, d.instancePath].join('|');
 const group = (d: Finding) => [d.ruleId, d.tool, d.instancePath, d.schemaPath].join('|');
 

@@ -65,6 +65,6 @@ describe('could-not-run template errors on the command line', () => {
       const text = demo.read('prompts/cases/order_triage.yaml');
       const result = cli(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`prompt-contract: prompts/cases/order_triage.yaml:${lineOf(text, 'prompt: order_triag')}:9: Unknown prompt \`order_triag\`, expected one of \`order_triage\`, \`refund_agent\` (the \`.prompt\` files in \`prompts\`); did you mean \`order_triage\`? (render/unknown-prompt)\n`);
+      expect(result.stderr).toBe(`prompt-contract: prompts/cases/order_triage.yaml:${lineOf(text, 'prompt: order_triag')}:9: Unknown prompt \`order_triag\`, expected one of \`order_triage\`, \`refund_agent\`, \`status_chat\` (the \`.prompt\` files in \`prompts\`); did you mean \`order_triage\`? (render/unknown-prompt)\n`);
     }));
 });

@@ -176,18 +176,15 @@ describe('the cache', () => {
     expect(readdirSync(path.join(dir, 'node_modules/.cache/prompt-contract/handlers'))).toHaveLength(1);
   });
 
-  test('measure: cold, warm in memory, warm from disk (reported, not asserted)', () => {
+  // What the caches save is counted, not timed: the time is a benchmark's to measure (bench/), not a test's.
+  test('cold, then warm from disk, then warm in memory: generated once, each later resolve a cache hit', () => {
     const cacheDir = path.join(dir, 'cache');
-    const time = (f: () => void): number => {
-      const start = performance.now();
-      f();
-      return performance.now() - start;
-    };
-    const cold = time(() => new HandlerSchemaResolver({ cwd: dir, cacheDir }).resolve(refund));
+    const cold = new HandlerSchemaResolver({ cwd: dir, cacheDir });
+    const schema = cold.resolve(refund);
+    expect(cold.stats).toEqual({ generated: 1, memoryHits: 0, diskHits: 0 });
     const warm = new HandlerSchemaResolver({ cwd: dir, cacheDir });
-    const disk = time(() => warm.resolve(refund));
-    const memory = time(() => warm.resolve(refund));
-    process.stdout.write(`handler schema resolution: cold ${cold.toFixed(0)} ms, disk cache ${disk.toFixed(2)} ms, memory cache ${memory.toFixed(2)} ms\n`);
+    expect(warm.resolve(refund)).toEqual(schema);
+    expect(warm.resolve(refund)).toEqual(schema);
     expect(warm.stats).toEqual({ generated: 0, memoryHits: 1, diskHits: 1 });
   });
 });

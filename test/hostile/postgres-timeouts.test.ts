@@ -7,6 +7,13 @@ import { InputError } from '../../src/util/errors.js';
 import { demoCopy } from '../cli/helpers.js';
 import { collect, describeWithPostgres, eventually, scratchDatabase, spawnCli, type ScratchDatabase } from '../sources/helpers.js';
 
+// No test here times anything. What ends a query is PostgreSQL's own timeout, named in the
+// error (`statement_timeout`, `lock_timeout`, ...), with the settings read back from the
+// session; a reader that set none would sleep out its 30 s and return a row, or wait on the
+// lock until the test's timeout. Polls of the server get room for a loaded machine: they
+// return as soon as the server agrees.
+const SETTLE = 20_000;
+
 describeWithPostgres('PostgreSQL sources end on their timeouts and on signals', () => {
   let db: ScratchDatabase;
   let reader: string;
@@ -32,15 +39,13 @@ describeWithPostgres('PostgreSQL sources end on their timeouts and on signals', 
     await db?.drop();
   });
 
-  test('a 1 s timeout ends `pg_sleep(30)` within seconds: a timeout naming the source and `timeoutMs`', async () => {
-    const started = Date.now();
+  test('a 1 s timeout ends `pg_sleep(30)` by `statement_timeout`: a timeout naming the source and `timeoutMs`', async () => {
     const error = await failure(collect(readPersistedCalls(source("SELECT 1 AS id, '{}'::jsonb AS message FROM pg_sleep(30)", { timeoutMs: 1000 }))));
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ code: 'persisted/timeout' });
     expect((error as Error).message).toMatch(/^Persisted source `slow-replica`: the query ran longer than .*`statement_timeout`.*; .*raise `timeoutMs`/);
-    expect(await eventually(async () => (await running()) === 0 && (await connections()) === 0, 2000)).toBe(true);
-  }, 15_000);
+    expect(await eventually(async () => (await running()) === 0 && (await connections()) === 0, SETTLE)).toBe(true);
+  }, 60_000);
 
   test('the default timeout is 60 s (30 s for a lock wait); `timeoutMs` changes it', async () => {
     const { withReadOnlyPostgres } = await import('../../src/sources/postgres.js');
@@ -59,9 +64,8 @@ describeWithPostgres('PostgreSQL sources end on their timeouts and on signals', 
     try {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE messages IN ACCESS EXCLUSIVE MODE');
-      const started = Date.now();
+      // Without `lock_timeout` the wait would outlast the test: the holder lets go only after it.
       const error = await failure(collect(readPersistedCalls(source('SELECT id, message FROM messages', { timeoutMs: 1000 }))));
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(error).toBeInstanceOf(InputError);
       expect(error).toMatchObject({ code: 'persisted/timeout' });
       expect((error as Error).message).toMatch(/^Persisted source `slow-replica`: the query waited longer than .* for a lock .*`lock_timeout`.*raise `timeoutMs`/);
@@ -69,8 +73,8 @@ describeWithPostgres('PostgreSQL sources end on their timeouts and on signals', 
       await holder.query('ROLLBACK').catch(() => undefined);
       await holder.end();
     }
-    expect(await eventually(async () => (await connections()) === 0, 2000)).toBe(true);
-  }, 15_000);
+    expect(await eventually(async () => (await connections()) === 0, SETTLE)).toBe(true);
+  }, 60_000);
 
   test('a reader that stops fetching is ended by `idle_in_transaction_session_timeout`', async () => {
     const error = await failure(
@@ -84,8 +88,8 @@ describeWithPostgres('PostgreSQL sources end on their timeouts and on signals', 
     expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ code: 'persisted/timeout' });
     expect((error as Error).message).toMatch(/^Persisted source `slow-replica`: .*`idle_in_transaction_session_timeout`.*raise `timeoutMs`/);
-    expect(await eventually(async () => (await connections()) === 0, 2000)).toBe(true);
-  }, 15_000);
+    expect(await eventually(async () => (await connections()) === 0, SETTLE)).toBe(true);
+  }, 60_000);
 
   test('signal handlers are installed only while a query runs', async () => {
     const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
@@ -99,41 +103,41 @@ describeWithPostgres('PostgreSQL sources end on their timeouts and on signals', 
     const host = () => undefined;
     process.on('SIGINT', host);
     try {
+      // A signal that did not cancel the query would leave it to `statement_timeout` (20 s):
+      // `persisted/timeout`, not `persisted/interrupted`.
       const reading = failure(collect(readPersistedCalls(source("SELECT 1 AS id, '{}'::jsonb AS message FROM pg_sleep(30)", { timeoutMs: 20_000 }))));
-      expect(await eventually(async () => (await count("wait_event = 'PgSleep'")) > 0, 5000)).toBe(true);
-      const sent = Date.now();
+      expect(await eventually(async () => (await count("wait_event = 'PgSleep'")) > 0, SETTLE)).toBe(true);
       process.emit('SIGINT', 'SIGINT');
       const error = await reading;
-      expect(Date.now() - sent).toBeLessThan(3000);
       expect(error).toBeInstanceOf(InputError);
       expect(error).toMatchObject({ code: 'persisted/interrupted', message: expect.stringMatching(/^Persisted source `slow-replica`: interrupted by SIGINT/) });
-      expect(await eventually(async () => (await running()) === 0 && (await connections()) === 0, 2000)).toBe(true);
+      expect(await eventually(async () => (await running()) === 0 && (await connections()) === 0, SETTLE)).toBe(true);
       expect(process.listeners('SIGINT')).toEqual([host]);
     } finally {
       process.off('SIGINT', host);
     }
-  }, 15_000);
+  }, 90_000);
 
   test.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('`check` sent %s while its query sleeps: it exits promptly and the query is gone from the server', async (signal, code) => {
+  ] as const)('`check` sent %s while its query sleeps: it exits on the signal and the query is gone from the server', async (signal, code) => {
     const demo = demoCopy();
     try {
-      const query = "SELECT 1 AS id, '{}'::jsonb AS message FROM pg_sleep(60)";
+      // Ten minutes: a query the signal left behind would still be sleeping when the polls below give up.
+      const query = "SELECT 1 AS id, '{}'::jsonb AS message FROM pg_sleep(600)";
       demo.edit('prompt-contract.config.ts', 'persisted: [', `persisted: [\n    { name: 'pg-sleeper', postgres: 'env:PC_HOSTILE_PG_URL', query: ${JSON.stringify(query)} },`);
+      // A `check` that ignored the signal is killed (SIGKILL) after 60 s, which fails the exit check.
       const run = spawnCli(['check'], { cwd: demo.dir, env: { PC_HOSTILE_PG_URL: reader } });
       // Wait until the query is running on the server, then interrupt.
-      expect(await eventually(async () => (await count("wait_event = 'PgSleep'")) > 0, 15_000)).toBe(true);
-      const sent = Date.now();
+      expect(await eventually(async () => (await count("wait_event = 'PgSleep'")) > 0, SETTLE)).toBe(true);
       run.child.kill(signal);
       const result = await run.done;
-      expect(Date.now() - sent).toBeLessThan(5000);
       expect(result.signal === signal || result.code === code || result.code === 2).toBe(true);
-      expect(await eventually(async () => (await running()) === 0, 2000)).toBe(true);
-      expect(await eventually(async () => (await connections()) === 0, 2000)).toBe(true);
+      expect(await eventually(async () => (await running()) === 0, SETTLE)).toBe(true);
+      expect(await eventually(async () => (await connections()) === 0, SETTLE)).toBe(true);
     } finally {
       demo.remove();
     }
-  }, 30_000);
+  }, 120_000);
 });
