@@ -70,7 +70,8 @@ export const mistralNotation = defineNotation<MistralMatch>({
           // A broken call reaches to the next call or the end of its paragraph.
           const next = text.indexOf(TOKEN, jsonStart);
           const limit = context.paragraphEnd(jsonStart);
-          match.end = match.jsonEnd = Math.max(next === -1 ? limit : Math.min(next, limit), jsonStart + 1);
+          // At least one character past the arguments' start, never past the text (`[ARGS]` at its very end).
+          match.end = match.jsonEnd = Math.min(Math.max(next === -1 ? limit : Math.min(next, limit), jsonStart + 1), text.length);
           match.failure = read.atEnd ? { message: read.message } : { message: read.message, offset: read.offset };
         }
         yield match;

@@ -67,6 +67,10 @@ describe('mistral', () => {
     expectLinear(mistralNotation, ['[TOOL_CALLS]', '[TOOL_CALLS][{', '[TOOL_CALLS] [{"name": "x", "arguments": {"a": "', '[TOOL_CALLS]x[ARGS]{"a": [', '[TOOL_CALLS]x[CALL_ID]', '[TOOL_CALLS]x'], weather);
   });
 
+  test('`[ARGS]` at the very end of the text is an unparseable call that ends at the text', () => {
+    expect(calls('[TOOL_CALLS]A[ARGS]').failures.map((f) => f.line)).toEqual([1]);
+  });
+
   test('never throws, whatever the mix of its tokens', () => {
     expectTotal(mistralNotation, ['[TOOL_CALLS]', '[ARGS]', '[CALL_ID]', 'get_weather', '[{"name": "get_weather", "arguments": {"city": "Paris"}}]', '{"city": "Paris"}', '[TOOL_RESULTS]', '</s>'], weather);
   });
