@@ -8,6 +8,7 @@ import { parseShard, runsOnce, shardSlice } from './util/shard.js';
 import { InputError } from './util/errors.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
 import { checkCaseInput } from './checks/case-input.js';
+import { SchemaCompiler } from './schema/validator.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
 import type { NotationDefinition } from './extract/notation.js';
 import { formatSnapshot, formatToolsBaseline } from './snapshot/format.js';
@@ -207,6 +208,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const strict = config.strictExamples === true;
   const shard = parseShard(options.shard ?? process.env.PROMPT_CONTRACT_SHARD, options.shard === undefined ? 'PROMPT_CONTRACT_SHARD' : 'the `shard` option');
   const once = runsOnce(shard);
+  // One compiler for every case's inputs: its cache compiles each prompt's input schema once.
+  const inputCompiler = new SchemaCompiler();
   const baselineFile = toolsBaselineFile(config.snapshots);
   const expected = new Set<string>([baselineFile]);
   const against = options.against !== undefined ? { ref: options.against, from: 'the `against` option' } : run.defaultAgainst();
@@ -256,7 +259,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       test(`${prompt} / ${caseName}: snapshot and tool-call examples`, async () => {
         // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
         const definition = module.prompts.get(prompt)!;
-        const inputProblems = await policy(checkCaseInput(definition, definition.cases.get(caseName)!));
+        const inputProblems = await policy(checkCaseInput(definition, definition.cases.get(caseName)!, inputCompiler));
         if (inputProblems.some((d) => d.severity === 'error')) {
           settle(`The inputs of \`${prompt}\` case \`${caseName}\` do not fit the prompt's input.schema. Edit the case named below:`, inputProblems, reported);
         }

@@ -6,27 +6,19 @@
 import { report } from '../report/rule.js';
 import { caseRules } from './case-input.rules.js';
 import type { Diagnostic } from '../report/diagnostic.js';
-import { PicoschemaError, picoschema } from '../render/picoschema.js';
+import { PicoschemaError } from '../render/picoschema.js';
+import { promptSchema } from '../render/prompt-schemas.js';
 import type { CaseDefinition, PromptDefinition } from '../render/module.js';
 import { SchemaCompiler } from '../schema/validator.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { locate } from '../util/yaml.js';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The prompt's input schema as JSON Schema, or a finding when it does not expand. */
 export function inputSchemaOf(prompt: PromptDefinition): { schema?: JsonSchemaObject; finding?: Diagnostic } {
-  const input = prompt.meta.input;
-  if (!isRecord(input) || input.schema === undefined) return {};
-  try {
-    const schema = picoschema(input.schema);
-    return schema ? { schema: schema as JsonSchemaObject } : {};
-  } catch (error) {
-    const path = error instanceof PicoschemaError ? ` at \`${error.path}\`` : '';
-    return { finding: report(caseRules['invalid-input-schema'], { message: `Unexpected input.schema${path} in prompt \`${prompt.name}\`: ${(error as Error).message}`, file: prompt.source.file, line: 1, column: 1 }) };
-  }
+  const { schema, error } = promptSchema(prompt, 'input');
+  if (!error) return schema ? { schema } : {};
+  const path = error instanceof PicoschemaError ? ` at \`${error.path}\`` : '';
+  return { finding: report(caseRules['invalid-input-schema'], { message: `Unexpected input.schema${path} in prompt \`${prompt.name}\`: ${error.message}`, file: prompt.source.file, line: 1, column: 1 }) };
 }
 
 /** The findings for one case: each schema error at the case (or at the input it names). */

@@ -283,10 +283,6 @@ function jsonFence(ex: Extraction, src: Source, block: BlockPlace, mustBeCall: b
     scan(ex, src);
     return;
   }
-  if (isParseFailure(result) && result.error === 'Unexpected JSON that is not a tool call, expected `{"name": "...", "arguments": {...}}`') {
-    ex.unparseable(block, `Unexpected JSON that is not a tool call in ${block.where}, expected \`{"name": "...", "arguments": {...}}\``);
-    return;
-  }
   record(ex, src, 'fenced-json', result, block, { start: 0, end: src.text.length });
 }
 

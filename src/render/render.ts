@@ -8,7 +8,7 @@ import { PromptEnvironment } from './handlebars.js';
 import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
 import { type FewShotExample, fewShotTurns, hasMessageMarkers, withFewShot } from './conversation.js';
 import { toMessages } from './dotprompt.js';
-import { picoschema } from './picoschema.js';
+import { promptSchema } from './prompt-schemas.js';
 import type { Message, Part, Role } from './messages.js';
 import type { DataOrigin, SourceMap } from './source-map.js';
 import type { Shape } from './wire.js';
@@ -163,14 +163,9 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
   }
   const { text, sourceMap } = rendered;
   const out: RenderedCase = { prompt: prompt.name, case: caseName, tools, text, sourceMap };
-  const output = prompt.meta.output;
-  if (isRecord(output) && output.schema !== undefined) {
-    try {
-      out.outputSchema = picoschema(output.schema);
-    } catch (error) {
-      throw new InputError('config/invalid', `Unexpected output.schema in prompt \`${prompt.name}\`: ${(error as Error).message}`, { file: prompt.source.file });
-    }
-  }
+  const output = promptSchema(prompt, 'output');
+  if (output.error) throw new InputError('config/invalid', `Unexpected output.schema in prompt \`${prompt.name}\`: ${output.error.message}`, { file: prompt.source.file });
+  if (output.schema) out.outputSchema = output.schema;
   if (hasMessageMarkers(text) || prompt.turns || testCase.history || testCase.shape) {
     const origins = new WeakMap<Part, DataOrigin>();
     const history = (testCase.history ?? []).map((h) => historyMessage(h.value, h.origin, origins));

@@ -69,7 +69,6 @@ interface PythonicMatch {
   end: number;
   where: string;
   result: PythonResult;
-  list: boolean;
   /** Written after a label that says it is a call (`Tool call:`): the name need not be a tool. */
   labelled?: boolean;
 }
@@ -88,11 +87,11 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
       const result = readPythonCalls(text, at);
       const standalone = startsStatement(text, at);
       if (result.ok) {
-        if (standalone && endsStatement(text, result.end)) found.push({ start: at, end: result.end, where: 'pythonic call list', result, list: true });
+        if (standalone && endsStatement(text, result.end)) found.push({ start: at, end: result.end, where: 'pythonic call list', result });
         listTrigger.lastIndex = result.end;
       } else if (result.names.some(isPlaceholderName) || (standalone && result.sawKeyword)) {
         // A format description (`[func_name1(params_name1=params_value1...)]`) is one even inside a sentence.
-        found.push({ start: at, end: Math.max(context.paragraphEnd(at), result.offset + 1), where: 'pythonic call list', result, list: true });
+        found.push({ start: at, end: Math.max(context.paragraphEnd(at), result.offset + 1), where: 'pythonic call list', result });
       }
     }
     if (context.tools.size > 0 || text.includes('({') || /call[ \t]*:/i.test(text)) {
@@ -104,7 +103,7 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
         const known = context.tools.has(name);
         if (!known && !labelled && !(context.tools.size === 0 && text.startsWith('({', at + name.length) && !name.includes('.'))) continue;
         const result = readPythonCall(text, at);
-        if (result.ok && endsStatement(text, result.end)) found.push({ start: at, end: result.end, where: `\`${name}(...)\` call`, result, list: false, labelled });
+        if (result.ok && endsStatement(text, result.end)) found.push({ start: at, end: result.end, where: `\`${name}(...)\` call`, result, labelled });
       }
     }
     found.sort((a, b) => a.start - b.start);

@@ -69,7 +69,6 @@ export const tagPerToolNotation = defineNotation<TagMatch>({
     if (usage && (children.length === 0 || children.some((c) => !/\S/.test(c.raw)))) return [];
     // A value that opens with its parameter's name describes it: `<context>context to preload new task with</context>`.
     if (children.some((c) => describesItself(c.name, c.raw))) return [];
-    const describes = usage;
     const args: Record<string, unknown> = {};
     const repeated = new Set<string>();
     for (const c of children) {
@@ -82,7 +81,7 @@ export const tagPerToolNotation = defineNotation<TagMatch>({
       }
     }
     // Under `Usage:`, prose values (`File path here`) describe the format quietly; elsewhere they are reported.
-    if (describes && placeholderInCall(match.name, args)) return [];
+    if (usage && placeholderInCall(match.name, args)) return [];
     return [{ name: match.name, arguments: args }];
   },
 });

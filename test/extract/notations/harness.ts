@@ -96,8 +96,8 @@ export function expectLinear<M extends NotationMatch>(notation: NotationDefiniti
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      const { calls, failures } = run(notation, text, tools);
-      expect(calls.length + failures.length).toBeGreaterThanOrEqual(0);
+      // `run` throws on a place out of order or outside the text; a rescanning reader never gets here.
+      expect(() => run(notation, text, tools)).not.toThrow();
     } finally {
       Error.stackTraceLimit = limit;
     }
