@@ -14,6 +14,7 @@ const config: Config = {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/setup/markdown.ts'],
   moduleNameMapper: {
     // The demo imports the package by name, as a user's project would; tests use the source.
     '^prompt-contract$': '<rootDir>/src/index.ts',

@@ -17,6 +17,7 @@ export type { SourceMap, SourceLocation } from './render/source-map.js';
 export { formatSnapshot } from './snapshot/format.js';
 
 export { defineNotation, extractToolCalls } from './extract/index.js';
+export { preloadMarkdown } from './extract/markdown.js';
 export type { ExtractOptions, ExtractResult, ToolCallExample, Notation, NotationContext, NotationDefinition, NotationMatch, ParsedCall, ParseFailure, ParseResult } from './extract/index.js';
 export { checkExamples } from './checks/examples.js';
 export { checkRenderedExamples } from './checks/rendered.js';

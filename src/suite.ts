@@ -182,6 +182,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const { loadProject } = await import('./project.js');
   const { listCases, renderCase, renderDataItems } = await import('./render/render.js');
   const run = await import('./checks/run.js');
+  // The extractor's Markdown fallback cannot be required inside Jest's module system: load it now.
+  await (await import('./extract/markdown.js')).preloadMarkdown();
   const cwd = options.cwd ?? process.cwd();
   const project = await placed(cwd, async () => {
     const loaded = await loadProject({ ...(options.config === undefined ? {} : { config: options.config }), cwd, importer: g.importer });

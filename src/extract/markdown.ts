@@ -6,10 +6,55 @@
  * with inline constructs turned off, on the region around it only. Both give what the full
  * remark parse gives.
  */
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { createRequire } from 'node:module';
+import type { fromMarkdown as FromMarkdown } from 'mdast-util-from-markdown';
+import type remarkParseType from 'remark-parse';
+import type { unified as Unified } from 'unified';
 import { scanBlockRange, type ScanStop } from './blocks.js';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+
+/** micromark, its mdast builder and remark: the fallback, loaded the first time a text needs it. */
+interface MarkdownLibraries {
+  fromMarkdown: typeof FromMarkdown;
+  unified: typeof Unified;
+  remarkParse: typeof remarkParseType;
+}
+let libraries: MarkdownLibraries | undefined;
+
+/**
+ * Loads the Markdown parser the extractor falls back on. The block scanner reads nearly every
+ * prompt without it, and importing it costs more than the scan of most prompts, so it is
+ * loaded when a text first needs it: with `require` (Node 20.19 and later load ES modules
+ * that way). Jest's module system cannot `require` an ES module before Node 24.9; the Jest
+ * integration calls this at the start of a suite, and a test that calls the extractor
+ * directly can await it in `beforeAll`.
+ */
+export async function preloadMarkdown(): Promise<void> {
+  if (libraries) return;
+  // One at a time: they share modules, and Jest's ES module loader fails on parallel imports of one module.
+  const { fromMarkdown } = await import('mdast-util-from-markdown');
+  const { unified } = await import('unified');
+  const remark = await import('remark-parse');
+  libraries ??= { fromMarkdown, unified, remarkParse: remark.default };
+}
+
+function markdown(): MarkdownLibraries {
+  if (libraries) return libraries;
+  try {
+    const load = createRequire(import.meta.url);
+    libraries = {
+      fromMarkdown: (load('mdast-util-from-markdown') as { fromMarkdown: typeof FromMarkdown }).fromMarkdown,
+      unified: (load('unified') as { unified: typeof Unified }).unified,
+      remarkParse: (load('remark-parse') as { default: typeof remarkParseType }).default,
+    };
+    return libraries;
+  } catch (error) {
+    throw new Error(
+      'prompt-contract: this text needs the Markdown parser (micromark), and this module system cannot load an ES module synchronously (Jest before Node 24.9 cannot). ' +
+        "Call `await preloadMarkdown()` (exported by 'prompt-contract') once before extracting, for example in `beforeAll`; the Jest `contractSuite` does it for you.",
+      { cause: error },
+    );
+  }
+}
 
 export type ParseMode = 'fast' | 'full';
 
@@ -59,7 +104,7 @@ function decodeLang(info: string): string {
   if (!/[\\&\0]/.test(info)) return info.toLowerCase();
   let lang = decoded.get(info);
   if (lang === undefined) {
-    const root = fromMarkdown(`~~~ ${info}`, { extensions: [blockOnly] }) as unknown as MdNode;
+    const root = markdown().fromMarkdown(`~~~ ${info}`, { extensions: [blockOnly] }) as unknown as MdNode;
     lang = (root.children?.[0]?.lang ?? '').toLowerCase();
     if (decoded.size >= 256) decoded.clear();
     decoded.set(info, lang);
@@ -70,6 +115,7 @@ function decodeLang(info: string): string {
 const decoded = new Map<string, string>();
 
 function parseTree(text: string, mode: ParseMode): MdNode {
+  const { fromMarkdown, unified, remarkParse } = markdown();
   if (mode === 'full') return unified().use(remarkParse).parse(text) as unknown as MdNode;
   return fromMarkdown(text, { extensions: [blockOnly] }) as unknown as MdNode;
 }

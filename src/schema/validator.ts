@@ -1,17 +1,28 @@
-import { _, Ajv, str, type ErrorObject, type KeywordCxt, type KeywordDefinition, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, KeywordCxt, KeywordDefinition, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import { _, Ajv2020, str } from 'ajv/dist/2020.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
-import addFormatsModule from 'ajv-formats';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { collectUnsupported, patternEngine, type UnsupportedPattern } from '../util/regex.js';
 import { isRecord, setOwn, show } from '../util/values.js';
 import { formatCondition, showPattern } from './formats.js';
 import { joinPointer } from './pointer.js';
 
-// ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+// Loaded when first needed: most tool sets are 2020-12 (or say no draft) and many use no
+// `format`; the other drafts' classes and ajv-formats cost a third of Ajv's start-up.
+// All three are CommonJS, so `require` loads them in every module system, Jest's included.
+const load = createRequire(import.meta.url);
+const draftClass = {
+  'draft-07': () => (load('ajv') as { Ajv: typeof Ajv }).Ajv,
+  '2019-09': () => (load('ajv/dist/2019.js') as { Ajv2019: typeof Ajv2019 }).Ajv2019,
+};
+
+/** ajv-formats' `addFormats` and its full formats (`fullFormats.url` is replaced, see urlFormat). */
+function ajvFormats(): { addFormats: (ajv: Ajv) => Ajv; fullFormats: Record<string, unknown> } {
+  const module = load('ajv-formats') as { default?: (ajv: Ajv) => Ajv };
+  return { addFormats: module.default ?? (module as unknown as (ajv: Ajv) => Ajv), fullFormats: (load('ajv-formats/dist/formats.js') as { fullFormats: Record<string, unknown> }).fullFormats };
+}
 
 export type Draft = 'draft-07' | '2019-09' | '2020-12';
 
@@ -58,11 +69,34 @@ const stringLength: KeywordDefinition = {
  * the original over a long value full of `:` (64 KB took over a second). The other formats
  * stay linear on the inputs tested in test/hostile/regex-formats.test.ts.
  */
-const urlFormat = ((): RegExp => {
+function urlFormat(fullFormats: Record<string, unknown>): RegExp {
   const original = fullFormats.url as RegExp;
   const userinfo = String.raw`(?:\S+(?::\S*)?@)?`;
   return original.source.includes(userinfo) ? new RegExp(original.source.replace(userinfo, String.raw`(?:\S+@)?`), original.flags) : original;
-})();
+}
+
+/** Ajv instances that have the formats; the rest get them before the first schema that names one. */
+const withFormats = new WeakSet<Ajv>();
+
+function addFormatsTo(ajv: Ajv): void {
+  if (withFormats.has(ajv)) return;
+  const { addFormats, fullFormats } = ajvFormats();
+  addFormats(ajv);
+  ajv.addFormat('url', urlFormat(fullFormats));
+  withFormats.add(ajv);
+}
+
+/** Whether a schema has a `format` keyword anywhere (cached per compiled body). */
+function namesFormat(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(namesFormat);
+  if (!isRecord(schema)) return false;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
+    if (key === 'format' && typeof value === 'string') return true;
+    if (typeof value === 'object' && value !== null && namesFormat(value)) return true;
+  }
+  return false;
+}
 
 function makeAjv(draft: Draft, ownProperties: boolean): Ajv {
   // Schema patterns are untrusted: they run on a linear-time engine (src/util/regex.ts).
@@ -70,12 +104,14 @@ function makeAjv(draft: Draft, ownProperties: boolean): Ajv {
   // `logger: false`: Ajv would print "unknown format ... ignored" to the console for every schema the
   // lint compiles; an unknown format is tolerated like an unknown keyword, not a finding.
   const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, ownProperties, logger: false, code: { regExp: patternEngine } } as const;
-  const ajv = (draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options)) as Ajv;
+  const ajv = (draft === '2020-12' ? new Ajv2020(options) : new (draftClass[draft]())(options)) as Ajv;
   ajv.removeKeyword('maxLength');
   ajv.removeKeyword('minLength');
   ajv.addKeyword(stringLength);
-  addFormats(ajv);
-  ajv.addFormat('url', urlFormat);
+  // The meta-schema is compiled now, before any formats: what it accepts must not depend on
+  // which schema came first. Its own `format`s (`uri-reference` on `$ref`) are left unchecked;
+  // a `$ref` that resolves to nothing fails the compile instead.
+  ajv.validateSchema({});
   return ajv;
 }
 
@@ -204,10 +240,11 @@ function namesInherited(schema: unknown): boolean {
  * names every object inherits, so schemas that name one (`constructor`, `toString`,
  * `__proto__`, ...) get an instance with `ownProperties` and the rest the plain one.
  */
-function ajvFor(draft: Draft, ownProperties: boolean): Ajv {
+function ajvFor(draft: Draft, ownProperties: boolean, body?: JsonSchemaObject): Ajv {
   const key = `${draft}:${ownProperties}`;
   let ajv = shared.get(key);
   if (!ajv) shared.set(key, (ajv = makeAjv(draft, ownProperties)));
+  if (body !== undefined && !withFormats.has(ajv) && namesFormat(body)) addFormatsTo(ajv);
   return ajv;
 }
 
@@ -242,7 +279,7 @@ export function compileFailure(schema: JsonSchemaObject): CompileFailure | undef
   const known = failures.get(schema);
   if (known !== undefined) return known ?? undefined;
   const body = bodyOf(schema);
-  const ajv = ajvFor(draftOf(schema), namesInherited(body));
+  const ajv = ajvFor(draftOf(schema), namesInherited(body), body);
   let failure: CompileFailure | null = null;
   // The meta-schema first, on the schema as written: its errors point at the keyword that is wrong.
   if (!ajv.validateSchema(plainOf(schema))) failure = { kind: 'meta', errors: [...(ajv.errors ?? [])] };
@@ -271,7 +308,7 @@ export class SchemaCompiler {
     const hit = this.#cache.get(schema);
     if (hit) return hit;
     const body = bodyOf(schema);
-    const { result: validate, unsupported } = collectUnsupported(() => ajvFor(draftOf(schema), namesInherited(body)).compile(body));
+    const { result: validate, unsupported } = collectUnsupported(() => ajvFor(draftOf(schema), namesInherited(body), body).compile(body));
     if (!skippedBy.has(validate)) {
       const seen = new Set<string>();
       const skipped = unsupported.filter((u) => !seen.has(u.pattern) && seen.add(u.pattern));
