@@ -39,6 +39,12 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
   }
 }
 
+/** A whole number of at least 1 given to an option, or a usage error naming it. */
+function parseCount(value: string, option: string): number {
+  if (!/^[1-9]\d{0,3}$/.test(value.trim())) throw new InputError('usage', `Unexpected ${option} ${JSON.stringify(value)}, expected a whole number from 1 to 9999`);
+  return Number(value.trim());
+}
+
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('prompt-contract')
     .description('Keep prompts, few-shot examples and tool schemas in agreement, offline.')
@@ -54,13 +60,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(failOnOption())
     .option('--against <ref>', 'compare tools against this git ref instead of the committed baseline')
     .option('--shard <index/total>', 'do one part of the work, as a CI matrix job (1/3, 2/3, 3/3); checks that run once run in shard 1')
-    .action(async (opts: { config?: string; format: FormatName; failOn: Severity; against?: string; shard?: string }) => {
+    .option('--workers <count>', 'threads to spread the cases over (default: one per core when there are enough cases; 1: this thread only)')
+    .option('--no-cache', 'check every case again instead of reusing unchanged ones from node_modules/.cache/prompt-contract')
+    .action(async (opts: { config?: string; format: FormatName; failOn: Severity; against?: string; shard?: string; workers?: string; cache: boolean }) => {
       const { parseShard } = await import('./util/shard.js');
       const shard = parseShard(opts.shard ?? process.env.PROMPT_CONTRACT_SHARD, opts.shard === undefined ? 'PROMPT_CONTRACT_SHARD' : '--shard');
       const { loadProject } = await import('./project.js');
       const { runCheck } = await import('./checks/run.js');
-      const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
-      const diagnostics = await runCheck(project, { ...(opts.against === undefined ? {} : { against: opts.against }), ...(shard ? { shard } : {}) });
+      const project = await loadProject({ ...(opts.config === undefined ? {} : { config: opts.config }), lazyModule: true });
+      const workers = opts.workers === undefined ? undefined : parseCount(opts.workers, '--workers');
+      const diagnostics = await runCheck(project, { ...(opts.against === undefined ? {} : { against: opts.against }), ...(shard ? { shard } : {}), ...(workers === undefined ? {} : { workers }), cache: opts.cache });
       setExit(await print(diagnostics, opts.format, opts.failOn));
     });
 

@@ -22,6 +22,8 @@ export interface Project {
   diagnostics: Diagnostic[];
   /** Shows a path relative to where the user ran the command. */
   display(path: string): string;
+  /** Where the command runs: what paths are shown relative to (the process's own by default). */
+  cwd?: string;
 }
 
 /** A JSON.parse error as an InputError at the line and column of the position it names. */
@@ -66,7 +68,12 @@ function handlerRef(value: HandlerConfig, root: string, tool: string, configFile
   return { kind: 'typescript', file: resolve(root, value.slice(0, hash)), type: value.slice(hash + 1) };
 }
 
-export async function loadProject(options: { cwd?: string; config?: string; importer?: Importer } = {}): Promise<Project> {
+/**
+ * Loads the config, the tools and the prompt module. `prompts` loads only those prompts (a
+ * worker's share); `lazyModule` reads the prompt module when `module` is first used, so a
+ * run that finds everything unchanged in its cache never parses it.
+ */
+export async function loadProject(options: { cwd?: string; config?: string; importer?: Importer; prompts?: ReadonlySet<string>; lazyModule?: boolean } = {}): Promise<Project> {
   const cwd = options.cwd ?? process.cwd();
   const config = await loadConfig({ cwd, ...(options.config === undefined ? {} : { file: options.config }), ...(options.importer ? { importer: options.importer } : {}) });
   const display = (path: string): string => relative(cwd, path) || path;
@@ -105,6 +112,18 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
   for (const provider of config.providers ?? []) {
     if (!isProviderName(provider)) throw new InputError('config/invalid', `Unknown provider \`${provider}\` in \`providers\`, expected one of ${providerNames.map((p) => `\`${p}\``).join(', ')}`, { file: display(config.file) });
   }
-  const module = loadPromptModule(config.prompts, cwd);
-  return { config, tools, registry: new Map(tools.map((t) => [t.name, t])), module, diagnostics, display };
+  const registry = new Map(tools.map((t) => [t.name, t]));
+  if (!options.lazyModule) return { config, tools, registry, module: loadPromptModule(config.prompts, cwd, options.prompts), diagnostics, display, cwd };
+  let module: PromptModule | undefined;
+  return {
+    config,
+    tools,
+    registry,
+    get module(): PromptModule {
+      return (module ??= loadPromptModule(config.prompts, cwd, options.prompts));
+    },
+    diagnostics,
+    display,
+    cwd,
+  };
 }

@@ -3,11 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { jsonError, readToolsFile, type Project } from '../project.js';
-import { renderCase, renderDataItems, listCases } from '../render/render.js';
-import type { NotationDefinition } from '../extract/notation.js';
-import { checkCaseInput } from './case-input.js';
+import { renderDataItems, listCases } from '../render/render.js';
 import { runsOnce, type Shard, shardSlice } from '../util/shard.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
+import { type CaseRef, checkCases } from './cases.js';
+import { notationsOf, SNAPSHOT_FIX, snapshotFindings } from './findings.js';
+
+export { notationsOf, snapshotFindings };
 import { validateRecordedFiles } from './recorded-files.js';
 
 export { validateRecordedFiles };
@@ -17,7 +19,7 @@ import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { report } from '../report/rule.js';
 import { snapshotRules } from '../snapshot/rules.js';
-import { checkSnapshotsFolder, foreignMessage, ownsText, reconcile, scanSnapshots, snapshotFile, toolsBaselineFile, type SnapshotResult } from '../snapshot/state.js';
+import { checkSnapshotsFolder, ownsText, reconcile, scanSnapshots, snapshotFile, toolsBaselineFile } from '../snapshot/state.js';
 import { normalizeTools } from '../tools/normalize.js';
 import { isProviderName, lintTools, providerNames } from './provider/index.js';
 
@@ -134,36 +136,6 @@ export function snapshotFolderFindings(project: Project, expected: ReadonlySet<s
 
 const MAX_FOREIGN_REPORTED = 50;
 
-/** What to do about each snapshot finding (docs/rules/snapshot.md). */
-const SNAPSHOT_FIX = {
-  outdated: 'Review the diff; if the change is intended, run your test command with `-u` and commit the snapshot with the change',
-  missing: 'Run your test command with `-u`, read the new file and commit it',
-  obsolete: 'Run your test command with `-u` to remove it, and commit the removal',
-  foreign: 'Give the snapshots a folder of their own, or move the file out of it',
-  interrupted: 'Run your test command with `-u` to remove it, or delete it by hand',
-} as const;
-
-/**
- * What a snapshot comparison found, as the findings `check` reports: a missing or foreign file
- * is `snapshot/missing`, a difference `snapshot/outdated` with the diff as detail. `what`
- * names the prompt and case; without it, the result is the tools baseline's.
- */
-export function snapshotFindings(result: SnapshotResult, what?: { prompt: string; case: string }): Diagnostic[] {
-  const name = what === undefined ? undefined : `\`${what.prompt}\` case \`${what.case}\``;
-  switch (result.status) {
-    case 'missing':
-      return [report(snapshotRules.missing, { message: name === undefined ? 'No tools baseline; run your test command with `-u` to write it, then commit it' : `No snapshot for ${name}; run your test command with \`-u\` to write it, then review and commit it`, file: result.file, fix: SNAPSHOT_FIX.missing })];
-    case 'foreign':
-      return [report(snapshotRules.missing, { message: `${name === undefined ? 'No tools baseline' : `No snapshot for ${name}`}: ${foreignMessage(result.file)}`, file: result.file, fix: SNAPSHOT_FIX.foreign })];
-    case 'mismatch': {
-      const message = name === undefined ? 'The tool definitions differ from the baseline; review the diff, then run your test command with `-u` to accept it' : `The rendered prompt ${name} differs from its snapshot; review the diff, then run your test command with \`-u\` to accept it`;
-      return [report(snapshotRules.outdated, { message, file: result.file, fix: SNAPSHOT_FIX.outdated, ...(result.diff === undefined ? {} : { detail: result.diff }) })];
-    }
-    default:
-      return [];
-  }
-}
-
 /**
  * The git revision whose tools baseline a CI run of a pull request compares with, when the CI
  * environment names a base branch (`PROMPT_CONTRACT_AGAINST`, or GitHub's `GITHUB_BASE_REF`):
@@ -190,11 +162,18 @@ export interface CheckOptions {
    * check, handlers, stored calls, provider lint) runs in the first shard only.
    */
   shard?: Shard;
+  /**
+   * Threads to spread the cases over: 1 keeps them in this thread; by default one per core
+   * once there are enough cases to pay for starting them (each loads the project again).
+   */
+  workers?: number;
+  /** Reuse the findings of unchanged cases from the last run, and keep this run's (default true). */
+  cache?: boolean;
 }
 
-/** The main job: render every case, then every check the config enables. Never writes. */
+/** The main job: render every case, then every check the config enables. Writes nothing but its cache (see cache.ts). */
 export async function runCheck(project: Project, options: CheckOptions = {}): Promise<Diagnostic[]> {
-  const { config, module, registry, tools } = project;
+  const { config, tools } = project;
   const compiler = new SchemaCompiler();
   const strict = config.strictExamples === true;
   const out: Diagnostic[] = [...project.diagnostics];
@@ -203,27 +182,15 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   // A revision that cannot be used stops the run before any work is done.
   const against = options.against !== undefined ? { ref: options.against, from: '--against' } : defaultAgainst();
   if (against !== undefined) resolveRevision(project, against.ref, project.display(toolsBaselineFile(config.snapshots)), against.from);
-  const { formatSnapshot, formatToolsBaseline } = await import('../snapshot/format.js');
+  const { formatToolsBaseline } = await import('../snapshot/format.js');
   const expected = new Set<string>();
   const baselineFile = toolsBaselineFile(config.snapshots);
   expected.add(baselineFile);
   const shard = options.shard;
-  const cases = listCases(module);
+  const { findings, cases } = await promptFindings(project, { ...options, compiler, strict });
+  out.push(...findings);
   // Every case's snapshot is expected, whichever shard renders it: obsolete means obsolete for all.
   for (const { prompt, case: caseName } of cases) expected.add(snapshotFile(config.snapshots, prompt, caseName));
-  for (const { prompt, case: caseName } of shardSlice(cases, shard)) {
-    const file = snapshotFile(config.snapshots, prompt, caseName);
-    // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
-    const definition = module.prompts.get(prompt)!;
-    const inputProblems = checkCaseInput(definition, definition.cases.get(caseName)!, compiler);
-    out.push(...inputProblems);
-    if (inputProblems.some((d) => d.severity === 'error')) continue;
-    const rendered = renderCase(module, prompt, caseName, registry);
-    out.push(...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notationsOf(config) }));
-    out.push(...snapshotFindings(reconcile(file, formatSnapshot(rendered), 'none'), { prompt, case: caseName }));
-  }
-  const items = [...module.prompts.keys()].flatMap((prompt) => renderDataItems(module, prompt, registry));
-  for (const item of shardSlice(items, shard)) out.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
   const once = runsOnce(shard);
   if (once) {
     out.push(...snapshotFolderFindings(project, expected));
@@ -248,6 +215,55 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   if (once && config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
 
   return relativePaths(project, await applyProjectPolicy(project, dedupe(out)));
+}
+
+/**
+ * The findings of the cases (this shard's) and of the curated examples and stub entries, and
+ * every case of the project. Unchanged cases keep their findings from the cache; when nothing
+ * under the prompts folder changed, the prompts are not even read. The rest are checked, over
+ * worker threads when there are many.
+ */
+async function promptFindings(project: Project, options: CheckOptions & { compiler: SchemaCompiler; strict: boolean }): Promise<{ findings: Diagnostic[]; cases: CaseRef[] }> {
+  const { config, registry } = project;
+  const { compiler, strict, shard } = options;
+  const cache = options.cache === false ? undefined : (await import('./cache.js')).CheckCache.open(project, { strict });
+  const stats = (count: number): void => {
+    if (cache && process.env.PROMPT_CONTRACT_CACHE_STATS) process.stderr.write(`prompt-contract cache: ${cache.reused} of ${count} cases reused\n`);
+  };
+  const unchanged = shard === undefined ? cache?.unchanged() : undefined;
+  if (unchanged) {
+    stats(unchanged.cases.length);
+    return unchanged;
+  }
+  const module = project.module;
+  const cases = listCases(module);
+  const mine = shardSlice(cases, shard);
+  const findings: Diagnostic[] = [];
+  const results: Array<Diagnostic[] | undefined> = mine.map((ref) => cache?.case(ref));
+  const todo = results.flatMap((found, i) => (found === undefined ? [i] : []));
+  const fresh = await checkCases(project, todo.map((i) => mine[i]!), { compiler, ...(options.workers === undefined ? {} : { workers: options.workers }) });
+  todo.forEach((i, k) => {
+    results[i] = fresh[k]!;
+    cache?.storeCase(mine[i]!, fresh[k]!);
+  });
+  for (const found of results) findings.push(...found!);
+  const prompts = [...module.prompts.keys()];
+  if (shard === undefined) {
+    for (const prompt of prompts) {
+      let found = cache?.items(prompt);
+      if (found === undefined) {
+        found = renderDataItems(module, prompt, registry).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
+        cache?.storeItems(prompt, found);
+      }
+      findings.push(...found);
+    }
+  } else {
+    const items = prompts.flatMap((prompt) => renderDataItems(module, prompt, registry));
+    for (const item of shardSlice(items, shard)) findings.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
+  }
+  cache?.save(cases, shard === undefined);
+  stats(mine.length);
+  return { findings, cases };
 }
 
 /** Paths as the user would type them: relative to where the command runs. */
@@ -284,7 +300,3 @@ export async function applyProjectPolicy(project: Project, diagnostics: Diagnost
   return applyPolicy(diagnostics, policy, { reportUnused: options.partial !== true });
 }
 
-/** The config's custom notations, as options for the example checks. */
-export function notationsOf(config: { notations?: readonly NotationDefinition<any>[] }): { notations?: readonly NotationDefinition<any>[] } {
-  return config.notations && config.notations.length > 0 ? { notations: config.notations } : {};
-}

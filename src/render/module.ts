@@ -84,6 +84,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The prompt a cases file names, read from its text without parsing the YAML, when it is
+ * written plainly (`prompt: name` at the start of a line, once); undefined otherwise.
+ */
+function casesPrompt(path: string): string | undefined {
+  const text = readRegularFileSync(path);
+  const names = [...text.matchAll(/^prompt:[ \t]*(["']?)([\w.-]+)\1[ \t]*(?:#.*)?$/gm)];
+  return names.length === 1 ? names[0]![2] : undefined;
+}
+
 /** Splits dotprompt-style YAML frontmatter (`---` fenced) from the template body. */
 export function splitFrontmatter(text: string, file: string): { frontmatter: YamlDocument | undefined; body: string; bodyLine: number } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
@@ -157,7 +167,12 @@ function dataSet(promptFile: string, fm: YamlDocument, key: 'examples' | 'retrie
  * Handlebars body), `_name.prompt` partials, example and retrieval-stub YAML named in the
  * frontmatter, and `cases/*.yaml` with the named standard inputs.
  */
-export function loadPromptModule(root: string, cwd = process.cwd()): PromptModule {
+/**
+ * Loads every prompt, partial and case under `root`. `only` loads just the named prompts (and
+ * every partial): a worker thread that checks some cases needs no other prompt's examples,
+ * stubs or cases, which were already read and checked by the thread that loaded them all.
+ */
+export function loadPromptModule(root: string, cwd = process.cwd(), only?: ReadonlySet<string>): PromptModule {
   const absRoot = resolve(cwd, root);
   const display = (p: string): string => relative(cwd, p) || p;
   try {
@@ -183,6 +198,7 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
     const base = basename(path, '.prompt');
     const isPartial = base.startsWith('_');
     const name = isPartial ? base.slice(1) : base;
+    if (only && !isPartial && !only.has(name)) continue;
     const key = `${isPartial ? 'partial' : 'prompt'}:${name}`;
     if (seen.has(key)) throw new InputError('config/duplicate', `Duplicate ${isPartial ? 'partial' : 'prompt'} \`${name}\`, also defined in ${seen.get(key)}`, { file });
     seen.set(key, file);
@@ -241,11 +257,17 @@ export function loadPromptModule(root: string, cwd = process.cwd()): PromptModul
 
   const casesDir = join(absRoot, 'cases');
   for (const path of files.filter((f) => f.startsWith(casesDir + sep) && /\.ya?ml$/.test(f))) {
+    if (only) {
+      const named = casesPrompt(path);
+      if (named !== undefined && !only.has(named)) continue;
+    }
     const doc = readYaml(path, display(path));
     const value = doc.value;
     if (!isRecord(value)) throw new InputError('config/invalid', 'Expected a mapping with `prompt` and `cases`', { file: doc.file, line: 1 });
     const promptName = expectString(doc, ['prompt'], value.prompt, '`prompt`, the name of a .prompt file');
     const prompt = prompts.get(promptName);
+    // A prompt left out by `only` (its cases file was not written plainly enough to skip unread).
+    if (!prompt && only) continue;
     if (!prompt) {
       const known = [...prompts.keys()];
       const guess = suggestName(promptName, known);

@@ -18,13 +18,19 @@ export interface SourceLocation {
   origin?: DataOrigin;
 }
 
-interface TemplatePoint {
-  offset: number;
+/** A place in a template, fixed when it is compiled. */
+interface MarkerPoint {
   file: string;
   line: number;
   column: number;
   /** `content`: literal template text starts here; `expression`: a `{{...}}` prints here. */
   kind: 'content' | 'expression';
+}
+
+/** Where in the rendered text a template place begins. */
+interface TemplatePoint {
+  offset: number;
+  at: MarkerPoint;
 }
 
 interface Region {
@@ -73,10 +79,10 @@ export class SourceMap {
       if (p.offset > start) break;
       point = p;
     }
-    if (around && (!point || point.offset < around.start || point.kind === 'expression')) return this.#dataLocation(around);
+    if (around && (!point || point.offset < around.start || point.at.kind === 'expression')) return this.#dataLocation(around);
     if (!point) return undefined;
     // Count lines between the template point and the offset: the text in between is that template's own.
-    let line = point.line;
+    let line = point.at.line;
     let lineStart = -1;
     for (let i = point.offset; i < start; i++) {
       if (this.#text.charCodeAt(i) === 10) {
@@ -84,8 +90,8 @@ export class SourceMap {
         lineStart = i;
       }
     }
-    const column = lineStart === -1 ? point.column + (start - point.offset) : start - lineStart;
-    return { kind: 'template', file: point.file, line, column };
+    const column = lineStart === -1 ? point.at.column + (start - point.offset) : start - lineStart;
+    return { kind: 'template', file: point.at.file, line, column };
   }
 
   #dataLocation(region: Region): SourceLocation {
@@ -141,11 +147,14 @@ const POINT = '\uE000';
 const OPEN = '\uE001';
 const CLOSE = '\uE002';
 const END = '\uE003';
+const POINT_CODE = 0xe000;
+const OPEN_CODE = 0xe001;
+const END_CODE = 0xe003;
 const MARKERS = /[\uE000-\uE003]/;
 
 /** Template positions, fixed when a template is compiled; markers refer to them by index. */
 export class MarkerTable {
-  readonly points: Array<{ file: string; line: number; column: number; kind: 'content' | 'expression' }> = [];
+  readonly points: MarkerPoint[] = [];
 
   point(file: string, line: number, column: number, kind: 'content' | 'expression'): string {
     this.points.push({ file, line, column, kind });
@@ -171,7 +180,9 @@ export function hasMarkers(text: string): boolean {
 
 /** Removes the markers and returns the clean text with its source map. */
 export function decode(marked: string, table: MarkerTable, recorder: RegionRecorder): { text: string; map: SourceMap } {
-  let text = '';
+  // Runs over every render: pieces are joined once, and marker ids are read digit by digit.
+  const pieces: string[] = [];
+  let length = 0;
   const points: TemplatePoint[] = [];
   const regions: Region[] = [];
   const open = new Map<number, number>();
@@ -181,32 +192,39 @@ export function decode(marked: string, table: MarkerTable, recorder: RegionRecor
     starts.lastIndex = i;
     const found = starts.exec(marked);
     if (!found) {
-      text += marked.slice(i);
+      pieces.push(marked.slice(i));
+      length += marked.length - i;
       break;
     }
-    text += marked.slice(i, found.index);
+    if (found.index > i) {
+      pieces.push(marked.slice(i, found.index));
+      length += found.index - i;
+    }
     i = found.index;
-    const kind = marked[i];
-    const end = marked.indexOf(END, i);
-    const id = end === -1 ? Number.NaN : Number(marked.slice(i + 1, end));
+    const kind = marked.charCodeAt(i);
+    let id = 0;
+    let j = i + 1;
+    for (let c = marked.charCodeAt(j); c >= 48 && c <= 57 && j - i <= 10; c = marked.charCodeAt(++j)) id = id * 10 + (c - 48);
     // Not one of our markers (renders check for these code points first; this keeps decode total).
-    if (!Number.isInteger(id) || (kind === POINT ? table.points[id] === undefined : recorder.origins[id] === undefined)) {
-      text += marked[i];
+    if (j === i + 1 || marked.charCodeAt(j) !== END_CODE || (kind === POINT_CODE ? table.points[id] === undefined : recorder.origins[id] === undefined)) {
+      pieces.push(marked[i]!);
+      length += 1;
       i += 1;
       continue;
     }
-    i = end + 1;
-    if (kind === POINT) points.push({ offset: text.length, ...table.points[id]! });
-    else if (kind === OPEN) open.set(id, text.length);
-    else if (kind === CLOSE) {
+    i = j + 1;
+    if (kind === POINT_CODE) points.push({ offset: length, at: table.points[id]! });
+    else if (kind === OPEN_CODE) open.set(id, length);
+    else {
       const start = open.get(id);
       const origin = recorder.origins[id]!;
       const last = regions[regions.length - 1];
       // `each` and the partial it calls both mark the same item: keep one region.
-      const same = last && last.start === start && last.end === text.length && last.origin.node === origin.node;
-      if (start !== undefined && !same) regions.push({ start, end: text.length, origin });
+      const same = last && last.start === start && last.end === length && last.origin.node === origin.node;
+      if (start !== undefined && !same) regions.push({ start, end: length, origin });
     }
   }
+  const text = pieces.join('');
   return { text, map: new SourceMap(text, points, regions) };
 }
 

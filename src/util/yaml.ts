@@ -1,4 +1,4 @@
-import { EVENT_ID, getScalarValue, load, parseEvents, YAMLException, type Event } from 'js-yaml';
+import { constructFromEvents, EVENT_ID, getScalarValue, parseEvents, YAMLException, type Event } from 'js-yaml';
 import { InputError } from './errors.js';
 import { readRegularFileSync } from './files.js';
 import { LineIndex } from './lines.js';
@@ -151,7 +151,11 @@ export function parseYaml(source: string, file: string): YamlDocument {
   try {
     const events = parseEvents(text, { filename: file });
     checkAliases(text, events, file);
-    const value = load(text, { filename: file });
+    // What js-yaml's `load` does, from the events already parsed: one parse, not two.
+    const documents = constructFromEvents(events, { filename: file, source: text } as Parameters<typeof constructFromEvents>[1]);
+    if (documents.length === 0) throw new YAMLException('expected a document, but the input is empty');
+    if (documents.length > 1) throw new YAMLException('expected a single document in the stream, but found more');
+    const value = documents[0];
     const root = positions(text, events);
     return { file, text, value, root, lines: new LineIndex(text) };
   } catch (error) {

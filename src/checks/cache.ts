@@ -1,0 +1,348 @@
+/**
+ * The incremental cache of `check`, as ESLint's `--cache` and tsc's `--incremental` keep one:
+ * the findings of each case, and of each prompt's curated examples and stub entries, stored
+ * under a key that hashes everything they were computed from. A second run with nothing
+ * changed renders nothing; after an edit, only what reads the edited file is redone.
+ *
+ * What a key covers, so that a cached result never hides a finding:
+ * - every run: this package's code (its version and every built file's size and time), the
+ *   versions of the libraries that render and validate, the config file, the tool
+ *   definitions as sent (descriptions merged, handler references), the options that change
+ *   findings, and where the command runs (findings name paths relative to it);
+ * - a prompt: its whole `.prompt` file, every partial, its examples, few-shot turns and stub files;
+ * - a case: its cases file, and its snapshot file's size, time and inode.
+ * When no file under the prompts folder (nor a data file it names outside it) has a new size,
+ * time or inode, the files are not even parsed: the last run's findings stand whole. Sizes and
+ * times are read before the files are, so an edit made during a run is seen by the next.
+ * A config with custom notations is not cached: their code may live in any file it imports.
+ * Policy (severity overrides, ignore entries) is applied after the cache, on every run.
+ *
+ * The cache is one JSON file per config, written whole to a temporary file and renamed: an
+ * interrupted run leaves the previous cache or none. An unreadable or foreign cache file is
+ * ignored and replaced.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Diagnostic } from '../report/diagnostic.js';
+import type { Project } from '../project.js';
+import { snapshotFile } from '../snapshot/state.js';
+import type { CaseRef } from './cases.js';
+
+const FORMAT = 1;
+/** The environment variable that names another cache folder (CI caches keep it between jobs). */
+export const CACHE_DIR_ENV = 'PROMPT_CONTRACT_CACHE_DIR';
+
+interface Entry {
+  key: string;
+  diagnostics: Diagnostic[];
+}
+
+interface CaseEntry extends Entry {
+  /** The snapshot's stamp when the case was checked. */
+  snapshot: string;
+}
+
+interface CacheFile {
+  format: number;
+  run: string;
+  cases: Record<string, CaseEntry>;
+  items: Record<string, Entry>;
+  /** Stamp of every file the prompt module was read from, as of the last run that read it whole. */
+  files?: Record<string, string>;
+  /** The cases of that run, in order, and its prompts. */
+  order?: CaseRef[];
+  prompts?: string[];
+}
+
+/** Every file below `dir` that the prompt module reads or could read (dot files and node_modules are skipped, as it skips them), with its stamp. */
+function stampsBelow(dir: string, into: Record<string, string>): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    into[dir] = 'unreadable folder';
+    return;
+  }
+  for (const e of entries) {
+    if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory()) stampsBelow(path, into);
+    else into[path] = stamp(path);
+  }
+}
+
+function sameStamps(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => a[k] === b[k]);
+}
+
+const sha = (...parts: readonly string[]): string => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p).update('\u0000');
+  return h.digest('base64url');
+};
+
+/** Size, time and inode of a file, or `absent`: what a snapshot's key holds (reading 5,000 snapshots would cost more than their checks save). */
+function stamp(file: string): string {
+  try {
+    const s = statSync(file, { bigint: true });
+    return s.isFile() ? `${s.size}:${s.mtimeNs}:${s.ino}` : `not a file:${s.mode}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+let codeKey: string | undefined;
+
+/** This package's code and the libraries whose behaviour shapes findings: a rebuild or an upgrade starts a new cache. */
+function code(): string {
+  if (codeKey !== undefined) return codeKey;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const root = join(here, '..');
+  const parts: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name.endsWith('.js') || e.name.endsWith('.ts')) parts.push(`${path.slice(root.length)}:${stamp(path)}`);
+    }
+  };
+  walk(root);
+  const load = createRequire(import.meta.url);
+  for (const name of ['ajv', 'handlebars', 'js-yaml', 'mdast-util-from-markdown', 'zod']) {
+    try {
+      parts.push(`${name}@${(load(`${name}/package.json`) as { version: string }).version}`);
+    } catch {
+      parts.push(`${name}@?`);
+    }
+  }
+  return (codeKey = sha(...parts));
+}
+
+/** The folder the cache lives in: `node_modules/.cache/prompt-contract` of the nearest `node_modules` above the config, or undefined when there is none. */
+export function cacheFolder(project: Pick<Project, 'config'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env[CACHE_DIR_ENV]) return env[CACHE_DIR_ENV];
+  for (let dir = project.config.root; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules'))) return join(dir, 'node_modules', '.cache', 'prompt-contract');
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The findings `check` can reuse from its last run, and the new ones to keep for the next. */
+export class CheckCache {
+  readonly #file: string;
+  readonly #old: CacheFile | undefined;
+  readonly #next: CacheFile;
+  readonly #project: Project;
+  readonly #fileHashes = new Map<string, string>();
+  readonly #promptKeys = new Map<string, string>();
+  /** Stamps of the files below the prompts folder, read before the module is. */
+  readonly #below: Record<string, string> = {};
+  #partials: string | undefined;
+  #changed = false;
+  reused = 0;
+  computed = 0;
+
+  private constructor(project: Project, file: string, run: string, old: CacheFile | undefined) {
+    this.#project = project;
+    this.#file = file;
+    this.#old = old?.format === FORMAT && old.run === run ? old : undefined;
+    // Entries this run does not reach (another shard's cases) are kept as they were.
+    this.#next = { format: FORMAT, run, cases: { ...(this.#old?.cases ?? {}) }, items: { ...(this.#old?.items ?? {}) } };
+    if (old && !this.#old) this.#changed = true;
+    stampsBelow(resolve(project.cwd ?? process.cwd(), project.config.prompts), this.#below);
+  }
+
+  /**
+   * Every finding of the last run's cases and curated items, in its order, when no file the
+   * prompt module was read from and no snapshot has changed since; undefined otherwise.
+   */
+  unchanged(): { findings: Diagnostic[]; cases: CaseRef[] } | undefined {
+    const old = this.#old;
+    if (!old?.files || !old.order || !old.prompts) return undefined;
+    const now: Record<string, string> = { ...this.#below };
+    for (const file of Object.keys(old.files)) if (!(file in now)) now[file] = stamp(file);
+    if (!sameStamps(now, old.files)) return undefined;
+    const findings: Diagnostic[] = [];
+    for (const ref of old.order) {
+      const entry = old.cases[CheckCache.#id(ref)];
+      if (!entry || entry.snapshot !== stamp(snapshotFile(this.#project.config.snapshots, ref.prompt, ref.case))) return undefined;
+      findings.push(...entry.diagnostics);
+    }
+    for (const prompt of old.prompts) {
+      const entry = old.items[prompt];
+      if (!entry) return undefined;
+      findings.push(...entry.diagnostics);
+    }
+    this.reused = old.order.length;
+    return { findings, cases: old.order };
+  }
+
+  /** The cache of `project`, or undefined when it cannot be kept (no folder for it, custom notations). */
+  static open(project: Project, options: { strict: boolean; env?: NodeJS.ProcessEnv }): CheckCache | undefined {
+    const { config } = project;
+    if (config.notations && config.notations.length > 0) return undefined;
+    const folder = cacheFolder(project, options.env);
+    if (folder === undefined) return undefined;
+    const file = join(folder, `check-${sha(config.file).slice(0, 16)}.json`);
+    let configText = '';
+    try {
+      configText = readFileSync(config.file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const run = sha(
+      `format ${FORMAT}`,
+      code(),
+      config.file,
+      configText,
+      project.cwd ?? process.cwd(),
+      JSON.stringify(project.tools),
+      JSON.stringify({ strict: options.strict, snapshots: config.snapshots, prompts: config.prompts }),
+    );
+    let old: CacheFile | undefined;
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+      if (parsed && typeof parsed === 'object' && parsed.cases && parsed.items) old = parsed;
+    } catch {
+      old = undefined;
+    }
+    return new CheckCache(project, file, run, old);
+  }
+
+  #hashOf(file: string, text?: string): string {
+    let h = this.#fileHashes.get(file);
+    if (h === undefined) {
+      let content = text;
+      if (content === undefined) {
+        try {
+          content = readFileSync(file, 'utf8');
+        } catch {
+          content = '\u0000unreadable';
+        }
+      }
+      this.#fileHashes.set(file, (h = sha(file, content)));
+    }
+    return h;
+  }
+
+  /** A prompt's key: its file and the data files it reads. */
+  #promptKey(name: string): string {
+    let key = this.#promptKeys.get(name);
+    if (key !== undefined) return key;
+    const prompt = this.#project.module.prompts.get(name)!;
+    // The whole file, frontmatter included: a line moved there moves where findings point.
+    const parts = [name, prompt.source.file, this.#hashOf(resolve(this.#project.cwd ?? process.cwd(), prompt.source.file)), this.#partialsKey()];
+    for (const doc of [prompt.examples?.doc, prompt.turns?.doc, prompt.retrieval?.doc]) parts.push(doc ? this.#hashOf(`yaml:${doc.file}`, doc.text) : '-');
+    this.#promptKeys.set(name, (key = sha(...parts)));
+    return key;
+  }
+
+  /** Every partial: a template may name any of them, by a name it computes. */
+  #partialsKey(): string {
+    return (this.#partials ??= sha(...[...this.#project.module.partials.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, source]) => [name, source.file, String(source.bodyLine), source.body])));
+  }
+
+  #caseKey(ref: CaseRef): string {
+    const definition = this.#project.module.prompts.get(ref.prompt)!.cases.get(ref.case)!;
+    const casesFile = definition.doc ? this.#hashOf(`yaml:${definition.doc.file}`, definition.doc.text) : sha(JSON.stringify(definition));
+    return sha(this.#promptKey(ref.prompt), ref.case, casesFile, this.#snapshotStamp(ref));
+  }
+
+  readonly #snapshotStamps = new Map<string, string>();
+
+  #snapshotStamp(ref: CaseRef): string {
+    const id = CheckCache.#id(ref);
+    let s = this.#snapshotStamps.get(id);
+    if (s === undefined) this.#snapshotStamps.set(id, (s = stamp(snapshotFile(this.#project.config.snapshots, ref.prompt, ref.case))));
+    return s;
+  }
+
+  static #id(ref: CaseRef): string {
+    return `${ref.prompt}\u0000${ref.case}`;
+  }
+
+  /** The findings of a case from the last run, when nothing they depend on changed. */
+  case(ref: CaseRef): Diagnostic[] | undefined {
+    const entry = this.#old?.cases[CheckCache.#id(ref)];
+    if (entry && entry.key === this.#caseKey(ref)) {
+      this.reused++;
+      return entry.diagnostics;
+    }
+    return undefined;
+  }
+
+  storeCase(ref: CaseRef, diagnostics: Diagnostic[]): void {
+    this.computed++;
+    this.#next.cases[CheckCache.#id(ref)] = { key: this.#caseKey(ref), snapshot: this.#snapshotStamp(ref), diagnostics };
+    this.#changed = true;
+  }
+
+  /** The findings of a prompt's curated examples and stub entries from the last run. */
+  items(prompt: string): Diagnostic[] | undefined {
+    const entry = this.#old?.items[prompt];
+    return entry && entry.key === this.#promptKey(prompt) ? entry.diagnostics : undefined;
+  }
+
+  storeItems(prompt: string, diagnostics: Diagnostic[]): void {
+    this.#next.items[prompt] = { key: this.#promptKey(prompt), diagnostics };
+    this.#changed = true;
+  }
+
+  /**
+   * Writes the cache when anything changed: whole, through a temporary file. `cases` are every
+   * case of the module (in order); entries of cases and prompts that no longer exist are
+   * dropped. `whole` says the run checked every case and prompt (no shard), so the next run
+   * may reuse it without reading the module. A cache that cannot be written is skipped: it only saves time.
+   */
+  save(cases: readonly CaseRef[], whole: boolean): void {
+    const module = this.#project.module;
+    const ids = new Set(cases.map(CheckCache.#id));
+    for (const id of Object.keys(this.#next.cases)) {
+      if (!ids.has(id)) {
+        delete this.#next.cases[id];
+        this.#changed = true;
+      }
+    }
+    for (const prompt of Object.keys(this.#next.items)) {
+      if (!module.prompts.has(prompt)) {
+        delete this.#next.items[prompt];
+        this.#changed = true;
+      }
+    }
+    if (whole) {
+      const files: Record<string, string> = { ...this.#below };
+      // Data files named from outside the prompts folder are part of what was read too.
+      const cwd = this.#project.cwd ?? process.cwd();
+      for (const prompt of module.prompts.values()) {
+        for (const doc of [prompt.examples?.doc, prompt.turns?.doc, prompt.retrieval?.doc]) {
+          const path = doc ? resolve(cwd, doc.file) : undefined;
+          if (path !== undefined && !(path in files)) files[path] = stamp(path);
+        }
+      }
+      const prompts = [...module.prompts.keys()];
+      const same = this.#old?.files && sameStamps(files, this.#old.files) && JSON.stringify(this.#old.order) === JSON.stringify(cases) && JSON.stringify(this.#old.prompts) === JSON.stringify(prompts);
+      if (!same) this.#changed = true;
+      Object.assign(this.#next, { files, order: [...cases], prompts });
+    } else {
+      // A partial run leaves the module's stamps unknown: the next run reads the module.
+      delete this.#next.files;
+      delete this.#next.order;
+      delete this.#next.prompts;
+      this.#changed = true;
+    }
+    if (!this.#changed) return;
+    const temporary = `${this.#file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(this.#file), { recursive: true });
+      writeFileSync(temporary, JSON.stringify(this.#next));
+      renameSync(temporary, this.#file);
+    } catch {
+      rmSync(temporary, { force: true });
+    }
+  }
+}
