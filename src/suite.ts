@@ -210,8 +210,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const strict = config.strictExamples === true;
   const shard = parseShard(options.shard ?? process.env.PROMPT_CONTRACT_SHARD, options.shard === undefined ? 'PROMPT_CONTRACT_SHARD' : 'the `shard` option');
   const once = runsOnce(shard);
-  // One compiler for every case's inputs: its cache compiles each prompt's input schema once.
-  const inputCompiler = new SchemaCompiler();
+  // One compiler for every case: its cache compiles each tool's schema and each prompt's input schema once.
+  const compiler = new SchemaCompiler();
   const baselineFile = toolsBaselineFile(config.snapshots);
   const expected = new Set<string>([baselineFile]);
   const against = options.against !== undefined ? { ref: options.against, from: 'the `against` option' } : run.defaultAgainst();
@@ -221,7 +221,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   // stale one names it there instead of failing a second time. Cases note which they showed.
   let dataFindings: Diagnostic[] | undefined;
   const curated = (): Diagnostic[] =>
-    (dataFindings ??= dedupe(shardSlice([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)), shard).flatMap((item) => checkRenderedExamples(item, { strict, ...(config.notations?.length ? { notations: config.notations } : {}) }))));
+    (dataFindings ??= dedupe(shardSlice([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)), shard).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...(config.notations?.length ? { notations: config.notations } : {}) }))));
   const curatedPlaced = (): Promise<Diagnostic[]> => placed(cwd, curated);
   const shownIn = new Map<string, string[]>();
 
@@ -261,7 +261,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       test(`${prompt} / ${caseName}: snapshot and tool-call examples`, async () => {
         // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
         const definition = module.prompts.get(prompt)!;
-        const inputProblems = await policy(checkCaseInput(definition, definition.cases.get(caseName)!, inputCompiler));
+        const inputProblems = await policy(checkCaseInput(definition, definition.cases.get(caseName)!, compiler));
         if (inputProblems.some((d) => d.severity === 'error')) {
           settle(`The inputs of \`${prompt}\` case \`${caseName}\` do not fit the prompt's input.schema. Edit the case named below:`, inputProblems, reported);
         }
@@ -278,7 +278,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         }
         const fromData = new Set((await curatedPlaced()).map(findingKey));
         const own: Diagnostic[] = [];
-        for (const d of checkRenderedExamples(rendered, { strict, snapshots: config.snapshots, ...(config.notations?.length ? { notations: config.notations } : {}) })) {
+        for (const d of checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...(config.notations?.length ? { notations: config.notations } : {}) })) {
           const key = findingKey(d);
           if (fromData.has(key)) shownIn.set(key, [...(shownIn.get(key) ?? []), `${prompt}/${caseName}`]);
           else own.push(d);

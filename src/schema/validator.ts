@@ -294,6 +294,9 @@ export function compileFailure(schema: JsonSchemaObject): CompileFailure | undef
   return failure ?? undefined;
 }
 
+/** Validators by compiled body, across compilers: a body is compiled by one shared Ajv, so its validator can be shared too. */
+const compiledBy = new WeakMap<JsonSchemaObject, Validator>();
+
 export class SchemaCompiler {
   readonly #cache = new WeakMap<object, Validator>();
   readonly #strict = new WeakMap<object, Validator>();
@@ -308,6 +311,12 @@ export class SchemaCompiler {
     const hit = this.#cache.get(schema);
     if (hit) return hit;
     const body = bodyOf(schema);
+    // Another compiler may have compiled this schema: the validator is shared, as Ajv shares it.
+    const shared = compiledBy.get(body);
+    if (shared) {
+      this.#cache.set(schema, shared);
+      return shared;
+    }
     const { result: validate, unsupported } = collectUnsupported(() => ajvFor(draftOf(schema), namesInherited(body), body).compile(body));
     if (!skippedBy.has(validate)) {
       const seen = new Set<string>();
@@ -335,6 +344,7 @@ export class SchemaCompiler {
       },
     );
     this.#cache.set(schema, validator);
+    compiledBy.set(body, validator);
     return validator;
   }
 }

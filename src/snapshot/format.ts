@@ -73,8 +73,19 @@ function parameterLines(schema: JsonSchemaObject, indent: string): string[] {
   return lines;
 }
 
+/** Tools formatted so far: every case of a prompt sends the same tool objects. */
+const formatted = new WeakMap<ToolSpec, { description: string | undefined; schema: object; text: string }>();
+
 /** A tool as sent: its description, a readable parameter list, then the exact schema. */
 export function formatTool(tool: ToolSpec): string {
+  const known = formatted.get(tool);
+  if (known && known.description === tool.description && known.schema === tool.inputSchema) return known.text;
+  const text = formatToolText(tool);
+  formatted.set(tool, { description: tool.description, schema: tool.inputSchema, text });
+  return text;
+}
+
+function formatToolText(tool: ToolSpec): string {
   const lines = [`### ${tool.name}`, ''];
   lines.push(tool.description === undefined ? '(no description)' : tool.description, '');
   const params = parameterLines(tool.inputSchema, '  ');
