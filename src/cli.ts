@@ -60,7 +60,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(failOnOption())
     .option('--against <ref>', 'compare tools against this git ref instead of the committed baseline')
     .option('--shard <index/total>', 'do one part of the work, as a CI matrix job (1/3, 2/3, 3/3); checks that run once run in shard 1')
-    .option('--workers <count>', 'threads to spread the cases over (default: one per core when there are enough cases; 1: this thread only)')
+    .option('--workers <count>', 'threads to spread the cases over (default: from 3 cores, one per core but one when there are enough cases; 1: this thread only)')
     .option('--no-cache', 'check every case again instead of reusing unchanged ones from node_modules/.cache/prompt-contract')
     .action(async (opts: { config?: string; format: FormatName; failOn: Severity; against?: string; shard?: string; workers?: string; cache: boolean }) => {
       const { parseShard } = await import('./util/shard.js');

@@ -35,12 +35,16 @@ export function checkOneCase(project: Pick<Project, 'config' | 'module' | 'regis
   ];
 }
 
-/** Below this many cases, starting threads (each loads the project again) costs more than it saves. */
-export const PARALLEL_CASES = 400;
+/**
+ * Cases each extra thread needs to pay for itself: a thread loads the project again (its
+ * prompts, config and tools) with a cold compiler, about 1.5 s of CPU on a 2-core machine
+ * where a case costs under a millisecond (bench/ check-scale).
+ */
+export const CASES_PER_THREAD = 2000;
 
 export interface CheckCasesOptions {
   compiler: SchemaCompiler;
-  /** Threads to use: 1 keeps everything in this thread; undefined picks one per core above PARALLEL_CASES cases. */
+  /** Threads to use: 1 keeps everything in this thread; undefined picks them by cores and cases (see threadsFor). */
   workers?: number;
 }
 
@@ -114,7 +118,11 @@ async function threadsFor(count: number, requested: number | undefined): Promise
   const { existsSync } = await import('node:fs');
   if (!existsSync(new URL('./case-worker.js', import.meta.url))) return 1;
   if (requested !== undefined) return Math.min(requested, count);
-  if (count < PARALLEL_CASES) return 1;
+  // On two cores the second one is busy already with V8's garbage collector and compiler
+  // threads: a worker there made 5,000 cases slower, not faster (bench/ check-scale). From
+  // three cores, one thread per core but one, each with enough cases to pay for its start.
   const { availableParallelism } = await import('node:os');
-  return Math.max(1, Math.min(availableParallelism(), Math.floor(count / (PARALLEL_CASES / 2))));
+  const cores = availableParallelism();
+  if (cores <= 2) return 1;
+  return Math.max(1, Math.min(cores - 1, Math.floor(count / CASES_PER_THREAD) + 1));
 }
