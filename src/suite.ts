@@ -7,6 +7,8 @@ import { codeFrameFor } from './util/code-frame.js';
 import { parseShard, runsOnce, shardSlice } from './util/shard.js';
 import { InputError } from './util/errors.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
+import type { PromptModule } from './render/module.js';
+import type { CaseRef } from './checks/cases.js';
 import { checkCaseInput } from './checks/case-input.js';
 import { SchemaCompiler } from './schema/validator.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
@@ -135,6 +137,12 @@ export interface ContractSuiteOptions {
    */
   shard?: string;
   /**
+   * Reuse what the last run found for unchanged cases, from the cache `check` keeps in
+   * `node_modules/.cache/prompt-contract` (default true): a case found clean, whose prompt,
+   * data, tools and snapshot have not changed since, passes without being rendered again.
+   */
+  cache?: boolean;
+  /**
    * Milliseconds each test of the suite may take (default 120 s). Vitest's own default of 5 s
    * is too short for a database query or a first schema compile on a busy CI runner.
    */
@@ -186,12 +194,12 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   await (await import('./extract/markdown.js')).preloadMarkdown();
   const cwd = options.cwd ?? process.cwd();
   const project = await placed(cwd, async () => {
-    const loaded = await loadProject({ ...(options.config === undefined ? {} : { config: options.config }), cwd, importer: g.importer });
+    const loaded = await loadProject({ ...(options.config === undefined ? {} : { config: options.config }), cwd, importer: g.importer, lazyModule: true });
     // Before any test can write: `-u` manages only a folder of its own inside the project.
     run.checkProjectSnapshots(loaded);
     return loaded;
   });
-  const { config, module, registry, tools } = project;
+  const { config, registry, tools } = project;
   // The project's snapshot folder is bound into the matchers this suite registers.
   g.expect.extend({
     toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, o: { dir?: string } = {}) {
@@ -217,11 +225,31 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const against = options.against !== undefined ? { ref: options.against, from: 'the `against` option' } : run.defaultAgainst();
   const at = against === undefined ? '' : ` at \`${against.ref}\``;
 
+  // The cache `check` keeps (src/checks/cache.ts): when no prompt file changed since the last
+  // run, the prompts are not parsed, and a case found clean then (its snapshot unchanged too)
+  // passes without being rendered again.
+  const cache = options.cache === false ? undefined : (await import('./checks/cache.js')).CheckCache.open(project, { strict });
+  const unchanged = shard === undefined ? cache?.unchangedEntries() : undefined;
+  const moduleOf = (): PromptModule => project.module;
+  const cases: CaseRef[] = unchanged ? unchanged.order : await placed(cwd, () => listCases(moduleOf()));
+  const notations = config.notations?.length ? { notations: config.notations } : {};
+
   // Curated examples and stub entries are checked once, on their own; a case that renders a
   // stale one names it there instead of failing a second time. Cases note which they showed.
   let dataFindings: Diagnostic[] | undefined;
-  const curated = (): Diagnostic[] =>
-    (dataFindings ??= dedupe(shardSlice([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)), shard).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...(config.notations?.length ? { notations: config.notations } : {}) }))));
+  const curated = (): Diagnostic[] => {
+    if (dataFindings) return dataFindings;
+    if (unchanged) return (dataFindings = dedupe(unchanged.prompts.flatMap((p) => unchanged.items.get(p)!)));
+    const module = moduleOf();
+    if (shard) return (dataFindings = dedupe(shardSlice([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)), shard).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notations }))));
+    const all: Diagnostic[] = [];
+    for (const prompt of module.prompts.keys()) {
+      const found = renderDataItems(module, prompt, registry).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notations }));
+      cache?.storeItems(prompt, found);
+      all.push(...found);
+    }
+    return (dataFindings = dedupe(all));
+  };
   const curatedPlaced = (): Promise<Diagnostic[]> => placed(cwd, curated);
   const shownIn = new Map<string, string[]>();
 
@@ -240,7 +268,18 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     );
   };
 
+  /** Cases whose findings the cache holds as of this run: reused, or checked and stored. */
+  const settledCases = new Set<string>();
+  let reusedCases = 0;
+
   g.describe(`prompt-contract (${project.display(config.file)})`, () => {
+    if (cache) {
+      // Only a run that settled every case may let the next one skip reading the prompts.
+      g.afterAll(() => {
+        cache.save(cases, shard === undefined && settledCases.size === cases.length);
+        if (process.env.PROMPT_CONTRACT_CACHE_STATS) process.stderr.write(`prompt-contract cache: ${reusedCases} of ${shardSlice(cases, shard).length} cases reused\n`);
+      });
+    }
     if (options.report !== undefined) {
       const file = options.report;
       g.afterAll(() => {
@@ -253,15 +292,26 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       settle('The project setup has problems:', await policy([...project.diagnostics]), reported);
     });
 
-    const cases = listCases(module);
     // Every case's snapshot is expected, whichever shard renders it.
     for (const { prompt, case: caseName } of cases) expected.add(snapshotFile(config.snapshots, prompt, caseName));
     for (const { prompt, case: caseName } of shardSlice(cases, shard)) {
       const file = snapshotFile(config.snapshots, prompt, caseName);
       test(`${prompt} / ${caseName}: snapshot and tool-call examples`, async () => {
+        const ref = { prompt, case: caseName };
+        // Without the fast path (a prompt file changed), each case is looked up by its own key.
+        const known = unchanged ? (await import('./checks/cache.js')).CheckCache.caseOf(unchanged, ref) : cache && (await placed(cwd, () => cache.case(ref)));
+        if (known && known.length === 0) {
+          // Clean when last checked, and nothing it reads has changed: its snapshot matches.
+          count(snapshotState(), { status: 'matched', file } as SnapshotResult);
+          settledCases.add(file);
+          reusedCases++;
+          return;
+        }
+        const module = await placed(cwd, moduleOf);
         // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
         const definition = module.prompts.get(prompt)!;
-        const inputProblems = await policy(checkCaseInput(definition, definition.cases.get(caseName)!, compiler));
+        const rawInput = checkCaseInput(definition, definition.cases.get(caseName)!, compiler);
+        const inputProblems = await policy(rawInput);
         if (inputProblems.some((d) => d.severity === 'error')) {
           settle(`The inputs of \`${prompt}\` case \`${caseName}\` do not fit the prompt's input.schema. Edit the case named below:`, inputProblems, reported);
         }
@@ -278,7 +328,11 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         }
         const fromData = new Set((await curatedPlaced()).map(findingKey));
         const own: Diagnostic[] = [];
-        for (const d of checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...(config.notations?.length ? { notations: config.notations } : {}) })) {
+        const examples = checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notations });
+        // What `check` keeps for this case: a written or updated snapshot is the file as now written.
+        cache?.storeCase(ref, [...rawInput, ...examples, ...run.snapshotFindings(result.status === 'written' || result.status === 'updated' ? { ...result, status: 'matched' } : result, ref)]);
+        settledCases.add(file);
+        for (const d of examples) {
           const key = findingKey(d);
           if (fromData.has(key)) shownIn.set(key, [...(shownIn.get(key) ?? []), `${prompt}/${caseName}`]);
           else own.push(d);

@@ -158,28 +158,49 @@ export class CheckCache {
   }
 
   /**
-   * Every finding of the last run's cases and curated items, in its order, when no file the
-   * prompt module was read from and no snapshot has changed since; undefined otherwise.
+   * The last run's entries, when no file the prompt module was read from has changed since:
+   * its cases in order, its prompts, and the findings of each prompt's curated items and of
+   * each case whose snapshot is unchanged too (a case whose snapshot changed is left out).
+   * Undefined when the module must be read again.
    */
-  unchanged(): { findings: Diagnostic[]; cases: CaseRef[] } | undefined {
+  unchangedEntries(): { order: CaseRef[]; prompts: string[]; cases: Map<string, Diagnostic[]>; items: Map<string, Diagnostic[]> } | undefined {
     const old = this.#old;
     if (!old?.files || !old.order || !old.prompts) return undefined;
     const now: Record<string, string> = { ...this.#below };
     for (const file of Object.keys(old.files)) if (!(file in now)) now[file] = stamp(file);
     if (!sameStamps(now, old.files)) return undefined;
-    const findings: Diagnostic[] = [];
+    const cases = new Map<string, Diagnostic[]>();
     for (const ref of old.order) {
-      const entry = old.cases[CheckCache.#id(ref)];
-      if (!entry || entry.snapshot !== stamp(snapshotFile(this.#project.config.snapshots, ref.prompt, ref.case))) return undefined;
-      findings.push(...entry.diagnostics);
+      const id = CheckCache.#id(ref);
+      const entry = old.cases[id];
+      if (entry && entry.snapshot === this.#snapshotStamp(ref)) cases.set(id, entry.diagnostics);
     }
+    const items = new Map<string, Diagnostic[]>();
     for (const prompt of old.prompts) {
       const entry = old.items[prompt];
       if (!entry) return undefined;
-      findings.push(...entry.diagnostics);
+      items.set(prompt, entry.diagnostics);
     }
-    this.reused = old.order.length;
-    return { findings, cases: old.order };
+    return { order: old.order, prompts: old.prompts, cases, items };
+  }
+
+  /** The findings of a case in `unchangedEntries`, counted as reused. */
+  static caseOf(entries: { cases: Map<string, Diagnostic[]> }, ref: CaseRef): Diagnostic[] | undefined {
+    return entries.cases.get(CheckCache.#id(ref));
+  }
+
+  /**
+   * Every finding of the last run's cases and curated items, in its order, when no file the
+   * prompt module was read from and no snapshot has changed since; undefined otherwise.
+   */
+  unchanged(): { findings: Diagnostic[]; cases: CaseRef[] } | undefined {
+    const entries = this.unchangedEntries();
+    if (!entries || entries.cases.size !== entries.order.length) return undefined;
+    const findings: Diagnostic[] = [];
+    for (const ref of entries.order) findings.push(...CheckCache.caseOf(entries, ref)!);
+    for (const prompt of entries.prompts) findings.push(...entries.items.get(prompt)!);
+    this.reused = entries.order.length;
+    return { findings, cases: entries.order };
   }
 
   /** The cache of `project`, or undefined when it cannot be kept (no folder for it, custom notations). */
@@ -253,13 +274,9 @@ export class CheckCache {
     return sha(this.#promptKey(ref.prompt), ref.case, casesFile, this.#snapshotStamp(ref));
   }
 
-  readonly #snapshotStamps = new Map<string, string>();
-
+  /** Read each time: the Jest suite writes snapshots during its run (`-u`), and the entry stored after must name the file as written. */
   #snapshotStamp(ref: CaseRef): string {
-    const id = CheckCache.#id(ref);
-    let s = this.#snapshotStamps.get(id);
-    if (s === undefined) this.#snapshotStamps.set(id, (s = stamp(snapshotFile(this.#project.config.snapshots, ref.prompt, ref.case))));
-    return s;
+    return stamp(snapshotFile(this.#project.config.snapshots, ref.prompt, ref.case));
   }
 
   static #id(ref: CaseRef): string {
@@ -300,6 +317,8 @@ export class CheckCache {
    * may reuse it without reading the module. A cache that cannot be written is skipped: it only saves time.
    */
   save(cases: readonly CaseRef[], whole: boolean): void {
+    // Nothing checked anew, and the last run's cache still stands: the prompts need not even be read.
+    if (!this.#changed && this.#old && whole) return;
     const module = this.#project.module;
     const ids = new Set(cases.map(CheckCache.#id));
     for (const id of Object.keys(this.#next.cases)) {

@@ -1,0 +1,43 @@
+// The Jest contract suite reads the cache `check` keeps: a case found clean last time, with
+// nothing it reads changed since, passes without being rendered (and counts as a matched
+// snapshot); an edit after a cached run still fails the suite at the edited line.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addJestSuite, demoCopy, lineOf, runJestAsync } from '../cli/helpers.js';
+
+const demo = demoCopy();
+const cacheDir = mkdtempSync(join(tmpdir(), 'prompt-contract-suite-cache-'));
+const env = { PROMPT_CONTRACT_CACHE_DIR: cacheDir, PROMPT_CONTRACT_CACHE_STATS: '1', CI: '' };
+beforeAll(() => addJestSuite(demo.dir));
+afterAll(() => {
+  demo.remove();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+const reused = (out: string): number | undefined => {
+  const m = /prompt-contract cache: (\d+) of (\d+) cases reused/.exec(out);
+  return m ? Number(m[1]) : undefined;
+};
+
+test('a second run reuses every clean case; an edited example fails the next run at its line, and only its prompt is redone', async () => {
+  const first = await runJestAsync(demo.dir, [], env);
+  expect(first.code).toBe(0);
+  expect(reused(first.out)).toBe(0);
+
+  const second = await runJestAsync(demo.dir, [], env);
+  expect(second.code).toBe(0);
+  expect(reused(second.out)).toBe(9);
+  // Reused cases count as matched snapshots, as the first run counted them.
+  const snapshots = (out: string) => /Snapshots:\s+(.*)/.exec(out)?.[1];
+  expect(snapshots(second.out)).toBe(snapshots(first.out));
+
+  demo.edit('prompts/examples/order_triage.yaml', 'reason: customer_request', 'reason: changed_my_mind');
+  const third = await runJestAsync(demo.dir, [], env);
+  expect(third.code).toBe(1);
+  const line = lineOf(demo.read('prompts/examples/order_triage.yaml'), 'reason: changed_my_mind');
+  expect(third.out).toMatch(new RegExp(`prompts/examples/order_triage\\.yaml\\s+${line}:\\d+\\s+error\\s.*example/invalid-arguments`));
+  // The prompt files changed: the cases are keyed one by one, and only order_triage's are redone.
+  expect(reused(third.out)).toBe(6);
+});
