@@ -1,20 +1,29 @@
 #!/usr/bin/env node
 // prompt-contract benchmarks: every figure is a ratio against a floor or a peer measured in
-// the same run on the same input, and every benchmark checks that both sides did the same
-// work (same rows, same findings). Measures the built package: run `npm run build` first.
+// the same run on the same input (or, where the issue sets an absolute limit, the measured
+// value beside a yardstick of the same run), and every benchmark checks that both sides did
+// the same work (same rows, same findings, same snapshots). Figures are ratios of medians;
+// the detail gives the spread of the pairs. Measures the built package: run `npm run build` first.
 //
-//   node bench/run.js                 full run, readable table (several minutes, writes a 1 GB file)
-//   node bench/run.js --quick --json  small inputs, JSON only, under a minute
+//   node bench/run.js                 full run, readable table (a long run: writes a 1 GiB file,
+//                                     generates projects of up to 5,000 cases)
+//   node bench/run.js --quick --json  small inputs, JSON only, a few minutes
 //   --strict                          also exit 1 when a target is missed
-//   --only NAME[,NAME]                run only these benchmarks (e.g. --only install-size)
+//   --only NAME[,NAME]                run only these benchmarks (e.g. --only check-scale,jest-vs-plain)
+//
+// Benchmarks: recorded-vs-json-parse-floor, recorded-vs-python-jsonschema, recorded-vs-node-ajv-loop,
+// extract-vs-remark-full, extract-tight, regex-formats-scaling, recorded-workers-speedup,
+// check-demo, check-scale, check-incremental, jest-vs-plain, install-size, recorded-peak-rss
+// (full runs only). Generated projects live in bench/.data/projects/ (bench/lib/project-gen.js).
 //
 // Exit codes: 0 done, 1 a benchmark's two sides did not do the same work (or --strict and a
 // target missed), 2 cannot run (no dist/, no python3 + jsonschema).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Mismatch, compare, median, ms, round, same, spread, timed } from './lib/common.js';
 import { dataDir, longPrompt, recordedFile } from './lib/data.js';
 import { parseFloor } from './lib/floor.js';
 import { summarize } from './lib/summary.js';
@@ -39,103 +48,14 @@ const { validateRecordedFiles } = await import('../dist/checks/recorded-files.js
 const { SchemaCompiler } = await import('../dist/schema/validator.js');
 const tools = normalizeTools(benchTools);
 
-/** Two sides of a benchmark did different work: the figure would mean nothing. */
-class Mismatch extends Error {}
-function same(what, a, b) {
-  const x = JSON.stringify(a);
-  const y = JSON.stringify(b);
-  if (x !== y) throw new Mismatch(`${what}: ${x} != ${y}`);
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const round = (x) => Math.round(x * 100) / 100;
-
-/** Wall and CPU milliseconds of one call (CPU: every thread of this process). */
-async function timed(fn) {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = await fn();
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall, cpu: (cpu.user + cpu.system) / 1000, value };
-}
-
-const quartiles = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const at = (q) => s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))];
-  return [at(0.25), at(0.75)];
-};
-
-/**
- * Runs `a` and `b` in pairs after one warm-up each, the order alternating (ab, ba, ab, ...)
- * so that a drift in the machine's speed weighs on both sides alike. Medians of wall and CPU
- * time, the pairs' CPU ratios b/a (their median is the figure: it is what two runs side by
- * side show, and one slow moment moves it least), and the result of each side's last run.
- */
-async function compare(a, b, runs) {
-  await a();
-  await b();
-  const ta = { wall: [], cpu: [] };
-  const tb = { wall: [], cpu: [] };
-  const pairs = [];
-  let va;
-  let vb;
-  for (let i = 0; i < runs; i++) {
-    let ra;
-    let rb;
-    if (i % 2 === 0) {
-      ra = await timed(a);
-      rb = await timed(b);
-    } else {
-      rb = await timed(b);
-      ra = await timed(a);
-    }
-    ta.wall.push(ra.wall);
-    ta.cpu.push(ra.cpu);
-    tb.wall.push(rb.wall);
-    tb.cpu.push(rb.cpu);
-    pairs.push(rb.cpu / ra.cpu);
-    va = ra.value;
-    vb = rb.value;
-  }
-  return {
-    a: { wall: median(ta.wall), cpu: median(ta.cpu), value: va },
-    b: { wall: median(tb.wall), cpu: median(tb.cpu), value: vb },
-    pairs: { median: median(pairs), quartiles: quartiles(pairs) },
-  };
-}
-
-/** Median wall milliseconds of a command run `runs` times (after one warm-up) and its exit code. */
-function wallOf(command, argv, runs, warmUp = true) {
-  const times = [];
-  let status;
-  for (let i = warmUp ? 0 : 1; i <= runs; i++) {
-    const t0 = performance.now();
-    const r = spawnSync(command, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-    const t = performance.now() - t0;
-    if (r.error) throw r.error;
-    if (status !== undefined && r.status !== status) throw new Mismatch(`\`${argv.join(' ')}\` exited ${r.status}, earlier ${status}`);
-    status = r.status;
-    if (i > 0) times.push(t);
-    if (status !== 0 && status !== 1) throw new Error(`\`${command} ${argv.join(' ')}\` could not run (exit ${status}):\n${r.stderr}${r.stdout}`.slice(0, 2000));
-  }
-  return { wall: median(times), status };
-}
-
 const recordedSize = quick ? 100_000 : 1_000_000;
 let recorded;
 const results = [];
 let oursSingleCpu;
-let oursSingleWall;
 let compileMs;
 
 function result(name, ratio, target, met, detail) {
-  const r = { name, ratio: round(ratio), target, met, detail };
+  const r = { name, ratio: ratio === null || ratio === undefined ? null : round(ratio), target, met, detail };
   results.push(r);
   log(`  ${name}: ${r.ratio} (${target}${met === null ? '' : met ? ', met' : ', MISSED'})`);
   return r;
@@ -164,16 +84,25 @@ async function recordedFloor() {
   same('invalid rows (generator) vs invalid rows (ours)', recorded.invalid, found.invalid);
   same('unknown-tool rows (generator) vs ours', recorded.unknown, found.unknown);
   oursSingleCpu = ours.cpu;
-  oursSingleWall = ours.wall;
-  const ratio = pairs.median;
+  const ratio = ours.cpu / floor.cpu;
   result(
     'recorded-vs-json-parse-floor',
     ratio,
     '<= 1.25',
     ratio <= 1.25,
     `CPU time to validate ${recorded.rows.toLocaleString('en-US')} recorded calls (${(recorded.bytes / 2 ** 20).toFixed(0)} MiB, ${recorded.invalid} invalid, ${recorded.unknown} unknown-tool, ${recorded.corrupt} unreadable) with validateRecordedFiles({workers: 1}), ${ms(ours.cpu)} ms, ` +
-      `divided by reading the same file in 1 MiB chunks and JSON.parse of each line, ${ms(floor.cpu)} ms (medians). The figure is the median of ${runs} side-by-side pairs after a warm-up, order alternating; their middle half spans ${pairs.quartiles.map((q) => q.toFixed(2)).join(' to ')}, and the medians' ratio is ${(ours.cpu / floor.cpu).toFixed(2)}. Wall: ${ms(ours.wall)} / ${ms(floor.wall)} ms = ${(ours.wall / floor.wall).toFixed(2)}. Compiling the ${tools.length} schemas, once a run and not included: ${ms(compileMs)} ms. Same rows, unreadable lines and invalid counts checked.`,
+      `divided by reading the same file in 1 MiB chunks and JSON.parse of each line, ${ms(floor.cpu)} ms. The figure is the ratio of the medians of ${runs} side-by-side pairs after a warm-up, order alternating; the pairs' own ratios: ${spread(pairs.all)}, median ${pairs.median.toFixed(2)}. Wall: ${ms(ours.wall)} / ${ms(floor.wall)} ms = ${(ours.wall / floor.wall).toFixed(2)}. Compiling the ${tools.length} schemas, once a run and not included: ${ms(compileMs)} ms. Same rows, unreadable lines and invalid counts checked.`,
   );
+}
+
+/** CPU milliseconds of validateRecordedFiles({workers: 1}) on the small file (median of 5 after a warm-up), when recorded-vs-json-parse-floor did not run. */
+async function oursOneThreadCpu() {
+  const compiler = new SchemaCompiler();
+  const once = () => validateRecordedFiles(tools, [recorded.file], { workers: 1, compiler });
+  await once();
+  const cpu = [];
+  for (let i = 0; i < 5; i++) cpu.push((await timed(once)).cpu);
+  return median(cpu);
 }
 
 async function recordedPython() {
@@ -185,10 +114,9 @@ async function recordedPython() {
   const toolsFile = join(dataDir, 'bench-tools.json');
   writeFileSync(toolsFile, JSON.stringify(benchTools));
   const runs = quick ? 2 : 3;
-  const sample = quick ? 1_000 : 20_000;
   const outs = [];
   for (let i = 0; i < runs; i++) {
-    const out = execFileSync('python3', [join(root, 'bench', 'lib', 'python_validate.py'), toolsFile, recorded.file, String(i === 0 ? sample : 0)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const out = execFileSync('python3', [join(root, 'bench', 'lib', 'python_validate.py'), toolsFile, recorded.file], { encoding: 'utf8', maxBuffer: 1 << 20 });
     outs.push(JSON.parse(out));
   }
   const py = outs[0];
@@ -196,17 +124,17 @@ async function recordedPython() {
   same('invalid rows (Python) vs invalid rows (generator, ours)', py.invalid, recorded.invalid);
   same('unknown-tool rows (Python) vs generator', py.unknown, recorded.unknown);
   same('unreadable lines (Python) vs generator', py.corrupt, recorded.corrupt);
+  for (const o of outs) same('invalid rows, Python run to run', o.invalid, py.invalid);
+  if (oursSingleCpu === undefined) oursSingleCpu = await oursOneThreadCpu();
   const pyMs = median(outs.map((o) => o.seconds * 1000));
   const ratio = pyMs / oursSingleCpu;
-  const s = py.validate_sample;
-  const perCallMs = (s.seconds * 1000 * recorded.rows) / s.rows;
   result(
     'recorded-vs-python-jsonschema',
     ratio,
     '>= 10',
     ratio >= 10,
     `CPU time of ${py.versions}, with one compiled Draft202012Validator per tool and .is_valid(args) per row over the same ${recorded.rows.toLocaleString('en-US')} rows (json.loads per line), ${ms(pyMs)} ms (median of ${runs}), ` +
-      `divided by ours single-threaded, ${ms(oursSingleCpu)} ms. Per-call jsonschema.validate(args, schema) on the first ${s.rows.toLocaleString('en-US')} rows: ${((s.seconds * 1e6) / s.rows).toFixed(1)} us a row, ${ms(perCallMs)} ms scaled to the file, ${(perCallMs / oursSingleCpu).toFixed(0)}x ours. Both count ${py.invalid} invalid rows.`,
+      `divided by ours single-threaded (validateRecordedFiles({workers: 1}), schemas compiled outside the timing as Python's are), ${ms(oursSingleCpu)} ms (a median). The ratio of the medians. Both count ${py.invalid} invalid rows.`,
   );
 }
 
@@ -219,7 +147,7 @@ async function extractRemark() {
   const probe = (await timed(() => (theirs(), ours()))).wall;
   const batch = probe < 20 ? 5 : 1;
   const runs = Math.max(3, Math.min(50, Math.floor((quick ? 4000 : 20000) / (probe * batch))));
-  const { a: remark, b: fast } = await compare(
+  const { a: remark, b: fast, pairs } = await compare(
     () => {
       let r;
       for (let i = 0; i < batch; i++) r = theirs();
@@ -242,7 +170,7 @@ async function extractRemark() {
     '>= 3',
     ratio >= 3,
     `CPU time of unified().use(remark-parse).parse plus a tree walk reading fences and <tool_call> tags, ${ms(remark.cpu / batch)} ms a prompt, divided by extractToolCalls(text, {mode: 'fast'}), ${ms(fast.cpu / batch)} ms, ` +
-      `on a generated ${(prompt.text.length / 1024).toFixed(0)} KiB prompt (prose, lists, block quotes, ts code, ${prompt.examples.length} examples in tool_call/json fences and Hermes tags); median of ${runs} batches of ${batch}. Both find the same ${prompt.examples.length} examples in order.`,
+      `on a generated ${(prompt.text.length / 1024).toFixed(0)} KiB prompt (prose, lists, block quotes, ts code, ${prompt.examples.length} examples in tool_call/json fences and Hermes tags); ratio of the medians of ${runs} alternating pairs of batches of ${batch}; the pairs' own ratios: ${spread(pairs.all.map((x) => 1 / x), 0)}. Both find the same ${prompt.examples.length} examples in order.`,
   );
 }
 
@@ -276,7 +204,7 @@ async function extractTight() {
     same(`examples (remark visit, ${kb(big)}) vs examples (generator)`, once.value, big.examples);
     remarkBig = ` At ${kb(big)}, one remark run (no warm-up): ${ms(once.cpu)} ms CPU, ${(once.cpu / scaling.b.cpu).toFixed(0)}x ours (${ms(scaling.b.cpu)} ms).`;
   }
-  const ratio = vsRemark.pairs.median;
+  const ratio = vsRemark.b.cpu / vsRemark.a.cpu;
   result(
     'extract-tight',
     ratio,
@@ -284,9 +212,9 @@ async function extractTight() {
     ratio >= 20,
     `CPU time of unified().use(remark-parse).parse plus the tree walk of extract-vs-remark-full, ${ms(vsRemark.b.cpu)} ms, divided by extractToolCalls(text, {mode: 'fast'}), ${ms(vsRemark.a.cpu)} ms, ` +
       `on a generated ${kb(small)} prompt whose lists and quotes run into headings, fences, thematic breaks, HTML and setext underlines with no blank line between (${small.examples.length} examples in json/tool_call fences, in lists and quotes, and Hermes tags). ` +
-      `Median of ${runs} side-by-side pairs after a warm-up, order alternating; their middle half spans ${vsRemark.pairs.quartiles.map((q) => q.toFixed(1)).join(' to ')}. Both find the same ${small.examples.length} examples in order.${remarkBig}`,
+      `Ratio of the medians of ${runs} side-by-side pairs after a warm-up, order alternating; the pairs' own ratios: ${spread(vsRemark.pairs.all, 1)}. Both find the same ${small.examples.length} examples in order.${remarkBig}`,
   );
-  const growth = scaling.pairs.median;
+  const growth = scaling.b.cpu / scaling.a.cpu;
   const sizeRatio = big.text.length / small.text.length;
   result(
     'extract-tight-scaling',
@@ -294,7 +222,7 @@ async function extractTight() {
     '<= 10',
     growth <= 10,
     `CPU time of extractToolCalls on the ${kb(big)} prompt of extract-tight, ${ms(scaling.b.cpu)} ms, divided by the same on ${kb(small)}, ${ms(scaling.a.cpu)} ms: the text is ${sizeRatio.toFixed(2)}x longer, so a linear cost gives about ${sizeRatio.toFixed(1)}. ` +
-      `Median of ${scaleRuns} pairs after a warm-up, order alternating; middle half ${scaling.pairs.quartiles.map((q) => q.toFixed(2)).join(' to ')}. The 2 MB run finds all ${big.examples.length} generated examples in order.`,
+      `Ratio of the medians of ${scaleRuns} pairs after a warm-up, order alternating; the pairs' own ratios: ${spread(scaling.pairs.all)}. The 2 MB run finds all ${big.examples.length} generated examples in order.`,
   );
 }
 
@@ -322,8 +250,13 @@ function threadPairs(big, size, scored, note) {
   const single = [];
   const auto = [];
   for (let i = 0; i < 3; i++) {
-    single.push(inChild(big.file, 1));
-    auto.push(inChild(big.file));
+    if (i % 2 === 0) {
+      single.push(inChild(big.file, 1));
+      auto.push(inChild(big.file));
+    } else {
+      auto.push(inChild(big.file));
+      single.push(inChild(big.file, 1));
+    }
   }
   for (const [what, run] of [...single.map((r) => ['one thread', r]), ...auto.map((r) => ['all cores', r])]) {
     same(`rows (generator) vs rows (ours, ${what}, ${size})`, big.rows, run.found.calls + run.found.corrupt);
@@ -338,7 +271,7 @@ function threadPairs(big, size, scored, note) {
     speedup,
     scored ? '>= 1.5 on 2 cores' : 'report only (the target is for 1 GiB, full mode)',
     !scored || cores < 2 ? null : speedup >= 1.5,
-    `Wall time of validateRecordedFiles on the ${size} file (${big.rows.toLocaleString('en-US')} rows) in a fresh process with workers: 1, ${(oneWall / 1000).toFixed(1)} s, divided by the default (${cores} worker threads, line-aligned byte ranges, states merged in order), ${(allWall / 1000).toFixed(1)} s; medians of 3 alternating runs (pairs: ${single.map((r, i) => (r.wall / auto[i].wall).toFixed(2)).join(', ')}). Same findings checked.${note} Machine load average at the end: ${loadavg()[0].toFixed(1)}.`,
+    `Wall time of validateRecordedFiles on the ${size} file (${big.rows.toLocaleString('en-US')} rows) in a fresh process with workers: 1, ${(oneWall / 1000).toFixed(1)} s, divided by the default (${cores} worker threads, line-aligned byte ranges, states merged in order), ${(allWall / 1000).toFixed(1)} s; ratio of the medians of 3 alternating pairs (pairs: ${single.map((r, i) => (r.wall / auto[i].wall).toFixed(2)).join(', ')}). Same findings checked.${note} Machine load average at the end: ${loadavg()[0].toFixed(1)}.`,
   );
   return { single, auto };
 }
@@ -352,39 +285,32 @@ function workersSpeedup() {
   threadPairs(big, `${(big.bytes / 2 ** 20).toFixed(0)} MiB`, false, ' A file this small pays more, in proportion, for starting the threads.');
 }
 
-function checkDemo() {
-  const runs = quick ? 3 : 7;
-  const bare = wallOf(process.execPath, ['-e', ''], runs);
-  const check = wallOf(process.execPath, ['dist/cli.js', 'check'], runs);
-  const jestRuns = quick ? 1 : 3;
-  // Quick mode: one run each, no warm-up (Jest's transform cache is usually warm from `npm test`).
-  const jest = (file) => wallOf(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', file], jestRuns, !quick);
-  const empty = join(root, 'test', 'bench-empty.bench-tmp.test.ts');
-  const cleanup = () => rmSync(empty, { force: true });
-  process.once('SIGINT', () => {
-    cleanup();
-    process.exit(130);
-  });
-  let suite;
-  let baseline;
-  try {
-    writeFileSync(empty, "// Temporary: the bench's empty-suite baseline; removed when the benchmark ends.\ntest('nothing', () => {});\n");
-    baseline = jest('test/bench-empty.bench-tmp.test.ts');
-    suite = jest('test/contract.test.ts');
-  } finally {
-    cleanup();
-  }
-  if (suite.status !== 0) throw new Mismatch(`the contract suite failed (exit ${suite.status}); its time would not be a full run`);
-  const ratio = check.wall / bare.wall;
-  result(
-    'check-demo',
-    ratio,
-    'report only',
-    null,
-    `Wall time of \`node dist/cli.js check\` on the demo, ${ms(check.wall)} ms (exit ${check.status}), divided by \`node -e ""\`, ${ms(bare.wall)} ms; median of ${runs}. ` +
-      `Jest contract suite (test/contract.test.ts), ${ms(suite.wall)} ms, divided by an empty test file in the same config, ${ms(baseline.wall)} ms: ${(suite.wall / baseline.wall).toFixed(2)} (median of ${jestRuns}).`,
-  );
-  results.at(-1).jestRatio = round(suite.wall / baseline.wall);
+/** Context the benchmark modules in bench/lib/ take: mode, paths, the result recorder, the small recorded file. */
+const context = () => ({ quick, root, log, result, recorded, tools, validateRecordedFiles, SchemaCompiler });
+
+async function checkDemo() {
+  const { checkDemo: run } = await import('./lib/check-demo.js');
+  await run(context());
+}
+
+async function checkScale() {
+  const { checkScale: run } = await import('./lib/check-scale.js');
+  await run(context());
+}
+
+async function checkIncremental() {
+  const { checkIncremental: run } = await import('./lib/check-incremental.js');
+  await run(context());
+}
+
+async function jestVsPlain() {
+  const { jestVsPlain: run } = await import('./lib/jest-vs-plain.js');
+  await run(context());
+}
+
+async function recordedNodeAjvLoop() {
+  const { recordedVsNodeAjvLoop: run } = await import('./lib/recorded-loop.js');
+  await run(context());
 }
 
 /** Bytes of every regular file below `dir` (links are not followed) and how many compiled native addons it holds. */
@@ -449,7 +375,8 @@ function installSize() {
 function peakRss() {
   const cores = availableParallelism();
   const big = recordedFile({ bytes: 2 ** 30, name: 'recorded-1gib' });
-  const small = inChild(recorded.file);
+  // Like for like: the small file with as many worker threads as the default gives the 1 GiB file.
+  const small = inChild(recorded.file, cores);
   const { single, auto } = threadPairs(big, `${(big.bytes / 2 ** 30).toFixed(2)} GiB`, true, '');
   const mib = (kib) => kib / 1024;
   const autoPeak = Math.max(...auto.map((r) => r.maxRssKiB));
@@ -461,7 +388,7 @@ function peakRss() {
     '<= 200 MiB at 1 GiB, constant',
     mib(Math.max(autoPeak, singlePeak)) <= 200,
     `Peak RSS of a fresh process validating a ${(big.bytes / 2 ** 30).toFixed(2)} GiB JSONL (${big.rows.toLocaleString('en-US')} rows) with default options (${cores} worker threads): ${mib(autoPeak).toFixed(0)} MiB, ` +
-      `divided by the same on the ${(recorded.bytes / 2 ** 20).toFixed(0)} MiB file: ${mib(small.maxRssKiB).toFixed(0)} MiB. In one thread (workers: 1) on 1 GiB: ${mib(singlePeak).toFixed(0)} MiB. Limit 200 MiB.`,
+      `divided by the same on the ${(recorded.bytes / 2 ** 20).toFixed(0)} MiB file with the same ${cores} worker threads (workers: ${cores}, forced: by default a file under 128 MiB stays in one thread): ${mib(small.maxRssKiB).toFixed(0)} MiB. In one thread (workers: 1) on 1 GiB: ${mib(singlePeak).toFixed(0)} MiB. Limit 200 MiB.`,
   );
 }
 
@@ -476,11 +403,15 @@ const started = performance.now();
   const benchmarks = [
     ['recorded-vs-json-parse-floor', recordedFloor],
     ['recorded-vs-python-jsonschema', recordedPython],
+    ['recorded-vs-node-ajv-loop', recordedNodeAjvLoop],
     ['extract-vs-remark-full', extractRemark],
     ['extract-tight', extractTight],
     ['regex-formats-scaling', regexFormatsScaling],
     ['recorded-workers-speedup', workersSpeedup],
     ['check-demo', checkDemo],
+    ['check-scale', checkScale],
+    ['check-incremental', checkIncremental],
+    ['jest-vs-plain', jestVsPlain],
     ['install-size', installSize],
     ...(quick ? [] : [['recorded-peak-rss', peakRss]]),
   ];
