@@ -277,6 +277,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       // Only a run that settled every case may let the next one skip reading the prompts.
       g.afterAll(() => {
         cache.save(cases, shard === undefined && settledCases.size === cases.length);
+        cache.write();
         if (process.env.PROMPT_CONTRACT_CACHE_STATS) process.stderr.write(`prompt-contract cache: ${reusedCases} of ${shardSlice(cases, shard).length} cases reused\n`);
       });
     }

@@ -55,6 +55,8 @@ interface CacheFile {
   /** The cases of that run, in order, and its prompts. */
   order?: CaseRef[];
   prompts?: string[];
+  /** The findings of the recorded-call files, under a key of their stamps and the options. */
+  recorded?: Entry;
 }
 
 /** Every file below `dir` that the prompt module reads or could read (dot files and node_modules are skipped, as it skips them), with its stamp. */
@@ -151,8 +153,8 @@ export class CheckCache {
     this.#project = project;
     this.#file = file;
     this.#old = old?.format === FORMAT && old.run === run ? old : undefined;
-    // Entries this run does not reach (another shard's cases) are kept as they were.
-    this.#next = { format: FORMAT, run, cases: { ...(this.#old?.cases ?? {}) }, items: { ...(this.#old?.items ?? {}) } };
+    // What this run does not settle anew (another shard's cases, a fast run's prompt entries) stays as it was.
+    this.#next = { ...(this.#old ?? {}), format: FORMAT, run, cases: { ...(this.#old?.cases ?? {}) }, items: { ...(this.#old?.items ?? {}) } };
     if (old && !this.#old) this.#changed = true;
     stampsBelow(resolve(project.cwd ?? process.cwd(), project.config.prompts), this.#below);
   }
@@ -310,15 +312,36 @@ export class CheckCache {
     this.#changed = true;
   }
 
+  #recordedKey(files: readonly string[], options: object): string {
+    const cwd = this.#project.cwd ?? process.cwd();
+    return sha(JSON.stringify(options), ...files.flatMap((f) => [f, stamp(resolve(cwd, f))]));
+  }
+
   /**
-   * Writes the cache when anything changed: whole, through a temporary file. `cases` are every
-   * case of the module (in order); entries of cases and prompts that no longer exist are
-   * dropped. `whole` says the run checked every case and prompt (no shard), so the next run
-   * may reuse it without reading the module. A cache that cannot be written is skipped: it only saves time.
+   * The findings of the recorded-call files from the last run when no file changed (nor the
+   * tools: they are in every key), and the key to store this run's under. The key is read
+   * before the files are: a file that grows during the run is read again by the next.
+   */
+  recorded(files: readonly string[], options: object): { found: Diagnostic[] | undefined; key: string } {
+    const key = this.#recordedKey(files, options);
+    const entry = this.#old?.recorded;
+    return { found: entry && entry.key === key ? entry.diagnostics : undefined, key };
+  }
+
+  storeRecorded(key: string, diagnostics: Diagnostic[]): void {
+    this.#next.recorded = { key, diagnostics };
+    this.#changed = true;
+  }
+
+  /**
+   * Settles the prompt entries for `write`. `cases` are every case of the module (in order);
+   * entries of cases and prompts that no longer exist are dropped. `whole` says the run settled
+   * every case and prompt (no shard, no filter), so the next run may reuse them without
+   * reading the module.
    */
   save(cases: readonly CaseRef[], whole: boolean): void {
-    // Nothing checked anew, and the last run's cache still stands: the prompts need not even be read.
-    if (!this.#changed && this.#old && whole) return;
+    // Nothing checked anew, and the last run's entries still stand: the prompts need not even be read.
+    if (!this.#changed && this.#old?.files && whole) return;
     const module = this.#project.module;
     const ids = new Set(cases.map(CheckCache.#id));
     for (const id of Object.keys(this.#next.cases)) {
@@ -354,6 +377,10 @@ export class CheckCache {
       delete this.#next.prompts;
       this.#changed = true;
     }
+  }
+
+  /** Writes the cache when anything changed: whole, through a temporary file. A cache that cannot be written is skipped: it only saves time. */
+  write(): void {
     if (!this.#changed) return;
     const temporary = `${this.#file}.${process.pid}.tmp`;
     try {

@@ -7,6 +7,7 @@ import { renderDataItems, listCases } from '../render/render.js';
 import { runsOnce, type Shard, shardSlice } from '../util/shard.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
 import { type CaseRef, checkCases } from './cases.js';
+import type { CheckCache } from './cache.js';
 import { notationsOf, SNAPSHOT_FIX, snapshotFindings } from './findings.js';
 
 export { notationsOf, snapshotFindings };
@@ -188,7 +189,8 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   const baselineFile = toolsBaselineFile(config.snapshots);
   expected.add(baselineFile);
   const shard = options.shard;
-  const { findings, cases } = await promptFindings(project, { ...options, compiler, strict });
+  const cache = options.cache === false ? undefined : (await import('./cache.js')).CheckCache.open(project, { strict });
+  const { findings, cases } = await promptFindings(project, { ...options, compiler, strict }, cache);
   out.push(...findings);
   // Every case's snapshot is expected, whichever shard renders it: obsolete means obsolete for all.
   for (const { prompt, case: caseName } of cases) expected.add(snapshotFile(config.snapshots, prompt, caseName));
@@ -203,8 +205,17 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
     out.push(...checkHandlers(tools));
   }
   if (config.recorded && config.recorded.length > 0) {
-    out.push(...(await validateRecordedFiles(tools, config.recorded, { compiler, ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) })));
+    // Recorded files are logs: the cache keeps their findings while no file and no tool changed.
+    const recordedOptions = { ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) };
+    const cached = cache?.recorded(config.recorded, recordedOptions);
+    let found = cached?.found;
+    if (found === undefined) {
+      found = await validateRecordedFiles(tools, config.recorded, { compiler, ...recordedOptions });
+      if (cached) cache?.storeRecorded(cached.key, found);
+    }
+    out.push(...found);
   }
+  cache?.write();
   if (once && config.persisted && config.persisted.length > 0) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
     const { checkPersisted } = await import('./persisted.js');
@@ -224,10 +235,9 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
  * under the prompts folder changed, the prompts are not even read. The rest are checked, over
  * worker threads when there are many.
  */
-async function promptFindings(project: Project, options: CheckOptions & { compiler: SchemaCompiler; strict: boolean }): Promise<{ findings: Diagnostic[]; cases: CaseRef[] }> {
+async function promptFindings(project: Project, options: CheckOptions & { compiler: SchemaCompiler; strict: boolean }, cache: CheckCache | undefined): Promise<{ findings: Diagnostic[]; cases: CaseRef[] }> {
   const { config, registry } = project;
   const { compiler, strict, shard } = options;
-  const cache = options.cache === false ? undefined : (await import('./cache.js')).CheckCache.open(project, { strict });
   const stats = (count: number): void => {
     if (cache && process.env.PROMPT_CONTRACT_CACHE_STATS) process.stderr.write(`prompt-contract cache: ${cache.reused} of ${count} cases reused\n`);
   };

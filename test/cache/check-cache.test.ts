@@ -81,6 +81,8 @@ test.each<[string, (demo: ReturnType<typeof demoCopy>) => void, string, number]>
   ['a tool', (d) => d.edit('prompts/tools/index.ts', 'amount_cents: z.number().int().min(1).max(100_000)', 'amount_cents: z.number().int().min(1).max(1_000)'), 'example/invalid-arguments', 0],
   ['the config', (d) => d.edit('prompt-contract.config.ts', "providers: ['anthropic', 'openai'],", "providers: ['anthropic', 'openai'],\n  strictExamples: true,"), 'example/', 0],
   ['a snapshot', (d) => d.edit('snapshots/status_chat/first_message.txt', 'Priya', 'Pria'), 'snapshot/outdated', CASES - 1],
+  // Recorded calls are kept by their files' stamps: the prompts are untouched, every case is reused.
+  ['a recorded-calls file', (d) => d.edit('prompts/observed/recorded_calls.jsonl', /"reason":"goodwill"/g, '"reason":"kindness"'), 'recorded/invalid', CASES],
 ])('an edit to %s shows its finding through the cache, and redoes only the cases that read it', async (_what, edit, rule, reused) => {
   const demo = await warmDemo();
   edit(demo);
