@@ -31,7 +31,7 @@ import type { Project } from '../project.js';
 import { snapshotFile } from '../snapshot/state.js';
 import type { CaseRef } from './cases.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 /** The environment variable that names another cache folder (CI caches keep it between jobs). */
 export const CACHE_DIR_ENV = 'PROMPT_CONTRACT_CACHE_DIR';
 
@@ -48,6 +48,8 @@ interface CaseEntry extends Entry {
 interface CacheFile {
   format: number;
   run: string;
+  /** When the run that wrote it began (ms since the epoch), before it read any stamp. */
+  at: number;
   cases: Record<string, CaseEntry>;
   items: Record<string, Entry>;
   /** Stamp of every file the prompt module was read from, as of the last run that read it whole. */
@@ -98,6 +100,18 @@ function stamp(file: string): string {
   }
 }
 
+/**
+ * Whether a stamp is too close to the run that took it to be trusted, as Git treats a racily
+ * clean index entry: on a file system that keeps times in whole seconds (or two), a file
+ * written again within the same second, to the same size, keeps its stamp. Such a file is
+ * read as changed; an absent file has nothing to race.
+ */
+function racy(stampText: string | undefined, at: number): boolean {
+  const ns = stampText?.split(':')[1];
+  return ns !== undefined && /^\d+$/.test(ns) && Number(BigInt(ns) / 1_000_000n) >= at - RACY_MS;
+}
+const RACY_MS = 2000;
+
 let codeKey: string | undefined;
 
 /** This package's code and the libraries whose behaviour shapes findings: a rebuild or an upgrade starts a new cache. */
@@ -146,6 +160,8 @@ export class CheckCache {
   readonly #below: Record<string, string> = {};
   #partials: string | undefined;
   #changed = false;
+  /** The prompt files' stamps are those of the last run (see unchangedEntries). */
+  #moduleUnchanged = false;
   reused = 0;
   computed = 0;
 
@@ -154,7 +170,7 @@ export class CheckCache {
     this.#file = file;
     this.#old = old?.format === FORMAT && old.run === run ? old : undefined;
     // What this run does not settle anew (another shard's cases, a fast run's prompt entries) stays as it was.
-    this.#next = { ...(this.#old ?? {}), format: FORMAT, run, cases: { ...(this.#old?.cases ?? {}) }, items: { ...(this.#old?.items ?? {}) } };
+    this.#next = { ...(this.#old ?? {}), format: FORMAT, run, at: Date.now(), cases: { ...(this.#old?.cases ?? {}) }, items: { ...(this.#old?.items ?? {}) } };
     if (old && !this.#old) this.#changed = true;
     stampsBelow(resolve(project.cwd ?? process.cwd(), project.config.prompts), this.#below);
   }
@@ -170,12 +186,12 @@ export class CheckCache {
     if (!old?.files || !old.order || !old.prompts) return undefined;
     const now: Record<string, string> = { ...this.#below };
     for (const file of Object.keys(old.files)) if (!(file in now)) now[file] = stamp(file);
-    if (!sameStamps(now, old.files)) return undefined;
+    if (!sameStamps(now, old.files) || Object.values(old.files).some((s) => racy(s, old.at))) return undefined;
     const cases = new Map<string, Diagnostic[]>();
     for (const ref of old.order) {
       const id = CheckCache.#id(ref);
       const entry = old.cases[id];
-      if (entry && entry.snapshot === this.#snapshotStamp(ref)) cases.set(id, entry.diagnostics);
+      if (entry && !racy(entry.snapshot, old.at) && entry.snapshot === this.#snapshotStamp(ref)) cases.set(id, entry.diagnostics);
     }
     const items = new Map<string, Diagnostic[]>();
     for (const prompt of old.prompts) {
@@ -183,6 +199,7 @@ export class CheckCache {
       if (!entry) return undefined;
       items.set(prompt, entry.diagnostics);
     }
+    this.#moduleUnchanged = true;
     return { order: old.order, prompts: old.prompts, cases, items };
   }
 
@@ -288,7 +305,7 @@ export class CheckCache {
   /** The findings of a case from the last run, when nothing they depend on changed. */
   case(ref: CaseRef): Diagnostic[] | undefined {
     const entry = this.#old?.cases[CheckCache.#id(ref)];
-    if (entry && entry.key === this.#caseKey(ref)) {
+    if (entry && !racy(entry.snapshot, this.#old!.at) && entry.key === this.#caseKey(ref)) {
       this.reused++;
       return entry.diagnostics;
     }
@@ -312,9 +329,9 @@ export class CheckCache {
     this.#changed = true;
   }
 
-  #recordedKey(files: readonly string[], options: object): string {
+  #recordedStamps(files: readonly string[]): string[] {
     const cwd = this.#project.cwd ?? process.cwd();
-    return sha(JSON.stringify(options), ...files.flatMap((f) => [f, stamp(resolve(cwd, f))]));
+    return files.map((f) => stamp(resolve(cwd, f)));
   }
 
   /**
@@ -323,9 +340,11 @@ export class CheckCache {
    * before the files are: a file that grows during the run is read again by the next.
    */
   recorded(files: readonly string[], options: object): { found: Diagnostic[] | undefined; key: string } {
-    const key = this.#recordedKey(files, options);
+    const stamps = this.#recordedStamps(files);
+    const key = sha(JSON.stringify(options), ...files, ...stamps);
     const entry = this.#old?.recorded;
-    return { found: entry && entry.key === key ? entry.diagnostics : undefined, key };
+    const trusted = this.#old !== undefined && !stamps.some((s) => racy(s, this.#old!.at));
+    return { found: trusted && entry && entry.key === key ? entry.diagnostics : undefined, key };
   }
 
   storeRecorded(key: string, diagnostics: Diagnostic[]): void {
@@ -340,8 +359,9 @@ export class CheckCache {
    * reading the module.
    */
   save(cases: readonly CaseRef[], whole: boolean): void {
-    // Nothing checked anew, and the last run's entries still stand: the prompts need not even be read.
-    if (!this.#changed && this.#old?.files && whole) return;
+    // The prompt files are as the last run left them and nothing was checked anew: its entries
+    // stand, and the prompts need not even be read.
+    if (!this.#changed && this.#moduleUnchanged && whole) return;
     const module = this.#project.module;
     const ids = new Set(cases.map(CheckCache.#id));
     for (const id of Object.keys(this.#next.cases)) {

@@ -3,7 +3,7 @@
 // cached run must report exactly what a run without the cache reports, redoing the cases that
 // read the edited file and reusing the others.
 import { afterAll, afterEach, beforeAll, expect, jest, test } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJiti } from 'jiti';
@@ -57,6 +57,18 @@ async function check(dir: string, cache: boolean): Promise<{ findings: Finding[]
   return { findings: comparable.map(({ ruleId, severity, file, line, column, message }) => ({ ruleId, severity, file, line, column, message })), reused: stat ? Number(stat[1]) : undefined };
 }
 
+/**
+ * Dates every file of the demo copy `seconds` ago, as files long committed are: the cache does
+ * not trust a stamp taken within two seconds of the file's time (see `racy` in cache.ts).
+ */
+let ageStep = 0;
+function age(dir: string, seconds = 3600 + ++ageStep): void {
+  const when = new Date(Date.now() - seconds * 1000);
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), when, when);
+  }
+}
+
 const CASES = 9;
 /** Cases per prompt in the demo. */
 const perPrompt = { order_triage: 3, refund_agent: 3, status_chat: 3 };
@@ -64,6 +76,7 @@ const perPrompt = { order_triage: 3, refund_agent: 3, status_chat: 3 };
 async function warmDemo(): Promise<ReturnType<typeof demoCopy>> {
   const demo = demoCopy();
   demos.push(demo);
+  age(demo.dir);
   const first = await check(demo.dir, true);
   expect(first.reused).toBe(0);
   const second = await check(demo.dir, true);
@@ -91,8 +104,27 @@ test.each<[string, (demo: ReturnType<typeof demoCopy>) => void, string, number]>
   expect(uncached.findings.map((d) => d.ruleId)).toContainEqual(expect.stringContaining(rule));
   expect(cached.findings).toEqual(uncached.findings);
   expect(cached.reused).toBe(reused);
-  // And the run after that reuses everything, with the same findings.
+  // And the run after that reuses everything, with the same findings, once the edit is no longer new.
+  age(demo.dir);
+  await check(demo.dir, true);
   expect(await check(demo.dir, true)).toEqual({ findings: uncached.findings, reused: CASES });
+});
+
+test('a same-size edit within the second of a cached run is still seen, where the file system keeps whole seconds', async () => {
+  const demo = await warmDemo();
+  // A file written at a whole second, checked within it, then written again to the same size in the same second.
+  const file = join(demo.dir, 'prompts/examples/order_triage.yaml');
+  const second = new Date(Math.floor(Date.now() / 1000) * 1000);
+  utimesSync(file, second, second);
+  expect((await check(demo.dir, true)).findings).toEqual((await check(demo.dir, false)).findings);
+  const before = statSync(file);
+  demo.edit('prompts/examples/order_triage.yaml', 'reason: customer_request', 'reason: customer_requesx');
+  utimesSync(file, second, second);
+  const after = statSync(file);
+  expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino]);
+  const cached = await check(demo.dir, true);
+  expect(cached.findings).toContainEqual(expect.objectContaining({ ruleId: 'example/invalid-arguments', file: 'prompts/examples/order_triage.yaml' }));
+  expect(cached.findings).toEqual((await check(demo.dir, false)).findings);
 });
 
 test('a new file in the prompts folder is read, and every unchanged case is still reused', async () => {

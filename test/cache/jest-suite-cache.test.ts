@@ -2,7 +2,7 @@
 // nothing it reads changed since, passes without being rendered (and counts as a matched
 // snapshot); an edit after a cached run still fails the suite at the edited line.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addJestSuite, demoCopy, lineOf, runJestAsync } from '../cli/helpers.js';
@@ -10,7 +10,12 @@ import { addJestSuite, demoCopy, lineOf, runJestAsync } from '../cli/helpers.js'
 const demo = demoCopy();
 const cacheDir = mkdtempSync(join(tmpdir(), 'prompt-contract-suite-cache-'));
 const env = { PROMPT_CONTRACT_CACHE_DIR: cacheDir, PROMPT_CONTRACT_CACHE_STATS: '1', CI: '' };
-beforeAll(() => addJestSuite(demo.dir));
+beforeAll(() => {
+  addJestSuite(demo.dir);
+  // Files long committed: the cache does not trust a stamp within two seconds of a file's time.
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  for (const e of readdirSync(demo.dir, { recursive: true, withFileTypes: true })) if (e.isFile()) utimesSync(join(e.parentPath, e.name), hourAgo, hourAgo);
+});
 afterAll(() => {
   demo.remove();
   rmSync(cacheDir, { recursive: true, force: true });
