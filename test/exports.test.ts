@@ -7,7 +7,7 @@ test('the main entry exports exactly these names', () => {
     'InputError', 'ToolShapeError', 'allRules', 'applyPolicy', 'attachWitnesses', 'checkExamples', 'checkHandler', 'checkHandlers',
     'checkPersisted', 'checkRecorded', 'checkRenderedExamples', 'defineConfig', 'defineNotation', 'defineTool', 'diffTools', 'extractToolCalls', 'format',
     'formatSnapshot', 'lintTools', 'listCases', 'loadConfig', 'loadPolicy', 'loadProject', 'loadPromptModule', 'normalizeTool', 'normalizeTools',
-    'providerNames', 'readPersistedCalls', 'readRecordedCalls', 'readToolsFile', 'renderCase', 'renderDataItems', 'resolveHandlerSchema',
+    'preloadMarkdown', 'providerNames', 'readPersistedCalls', 'readRecordedCalls', 'readToolsFile', 'renderCase', 'renderDataItems', 'resolveHandlerSchema',
     'ruleById', 'runCheck', 'toJsonReport', 'zodToJsonSchema',
   ]);
 });

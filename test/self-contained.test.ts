@@ -10,6 +10,8 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const outside = new RegExp(['\\.\\.', 'shared'].join(`(?:[\\\\/]|['"]\\s*,\\s*['"])`));
 const roots = ['test', 'src', 'bench', 'scripts', 'prompts', '.ci', 'docs', 'README.md', 'package.json', 'jest.config.ts', 'prompt-contract.config.ts'];
 const skip = new Set(['node_modules', 'dist', '.cache', '.git']);
+// Generated, git-ignored data: the bench writes hundreds of megabytes there once it has run.
+const skipPaths = new Set([join(root, 'bench', '.data')]);
 const self = fileURLToPath(import.meta.url);
 
 function files(path: string): string[] {
@@ -21,7 +23,7 @@ function files(path: string): string[] {
   }
   if (stat.isFile()) return [path];
   return readdirSync(path, { withFileTypes: true })
-    .filter((e) => !skip.has(e.name))
+    .filter((e) => !skip.has(e.name) && !skipPaths.has(join(path, e.name)))
     .flatMap((e) => files(join(path, e.name)));
 }
 

@@ -37,7 +37,8 @@ type Finding = Pick<Diagnostic, 'ruleId' | 'severity' | 'message'> & { file: str
 
 /** One `check` of `dir` as the CLI runs it (a fresh config import each time, so edits to it are seen), and how many cases the cache gave back. */
 async function check(dir: string, cache: boolean): Promise<{ findings: Finding[]; reused: number | undefined }> {
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+  // A fresh import of the config and the tools each run; the transpile cache is keyed by content.
+  const jiti = createJiti(import.meta.url, { moduleCache: false });
   const project = await loadProject({ cwd: dir, importer: (file) => jiti.import(file), lazyModule: true });
   const lines: string[] = [];
   const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -76,6 +77,8 @@ const perPrompt = { order_triage: 3, refund_agent: 3, status_chat: 3 };
 async function warmDemo(): Promise<ReturnType<typeof demoCopy>> {
   const demo = demoCopy();
   demos.push(demo);
+  // Stored calls are never cached, and their database is read on every run: left out here.
+  demo.edit('prompt-contract.config.ts', /\n  \/\/ Stored conversations[\s\S]*?\n  \],\n/, '\n');
   age(demo.dir);
   const first = await check(demo.dir, true);
   expect(first.reused).toBe(0);

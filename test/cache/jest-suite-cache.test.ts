@@ -5,9 +5,10 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addJestSuite, demoCopy, lineOf, runJestAsync } from '../cli/helpers.js';
+import { addJestSuite, lineOf, runJestAsync, stableDemoCopy } from '../cli/helpers.js';
 
-const demo = demoCopy();
+// At a stable path: the child Jest's transform cache is keyed by its config, which names the folder.
+const demo = stableDemoCopy('suite-cache');
 const cacheDir = mkdtempSync(join(tmpdir(), 'prompt-contract-suite-cache-'));
 const env = { PROMPT_CONTRACT_CACHE_DIR: cacheDir, PROMPT_CONTRACT_CACHE_STATS: '1', CI: '' };
 beforeAll(() => {

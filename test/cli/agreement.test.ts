@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addJestSuite, cli, demoCopy, report, runJest, type JsonReport } from './helpers.js';
+import { cliInProcess, JestBatch, report, type CliResult, type demoCopy, type JestBatchRun, type JsonReport } from './helpers.js';
 
 // The CLI and the Jest suite are two doors to the same checks: over the same drifted project,
 // `check` and `contractSuite` must report the same findings, each at the same file and line.
@@ -77,29 +77,44 @@ const drifts: Drift[] = [
   },
 ];
 
-describe('check and the Jest suite report the same findings', () => {
-  for (const drift of drifts) {
-    test(drift.name, () => {
-      const demo = demoCopy();
-      try {
-        drift.apply(demo);
-        addJestSuite(demo.dir);
-        writeFileSync(join(demo.dir, 'test', 'prompts.test.ts'), "import { contractSuite } from 'prompt-contract/jest';\n\nawait contractSuite({ report: 'jest-report.json' });\n");
-        const fromCli = report(cli(['check', '--format', 'json'], { cwd: demo.dir }));
-        const jest = runJest(demo.dir, ['--ci'], { CI: 'true' });
-        expect(jest.code).toBe(1);
-        const fromJest = JSON.parse(readFileSync(join(demo.dir, 'jest-report.json'), 'utf8')) as JsonReport;
+// Each drift is a project of its own; one Jest process runs the suites of all of them (with
+// --ci, as each would run alone), while `check` runs on each project beside it, in this process
+// (see cliInProcess).
+const suite = "import { contractSuite } from 'prompt-contract/jest';\n\nawait contractSuite({ report: 'jest-report.json' });\n";
+let batch: JestBatch;
+const projects: Array<ReturnType<typeof demoCopy>> = [];
+const fromCli: CliResult[] = [];
+let jest: JestBatchRun;
 
-        const cliFindings = findings(fromCli.diagnostics);
-        for (const rule of drift.expect) expect(cliFindings.some((f) => f.startsWith(`${rule} `))).toBe(true);
-        expect(findings(fromJest.diagnostics)).toEqual(cliFindings);
-        for (const title of drift.failing) expect({ title, failed: jest.out.includes(`› ${title}`) }).toEqual({ title, failed: true });
-        // Every finding the CLI reports is in Jest's output: errors in a failure, the rest printed.
-        for (const d of fromCli.diagnostics.filter((x) => x.ruleId !== 'snapshot/outdated')) {
-          expect({ rule: d.ruleId, shown: jest.out.includes(d.ruleId) }).toEqual({ rule: d.ruleId, shown: true });
-        }
-      } finally {
-        demo.remove();
+beforeAll(async () => {
+  batch = new JestBatch('agreement');
+  for (const [i, drift] of drifts.entries()) {
+    const demo = batch.project(`drift-${i + 1}`, suite);
+    drift.apply(demo);
+    projects.push(demo);
+  }
+  const running = batch.run(projects, ['--ci'], { CI: 'true' });
+  for (const demo of projects) fromCli.push(await cliInProcess(['check', '--format', 'json'], { cwd: demo.dir }));
+  jest = await running;
+}, 300_000);
+afterAll(() => batch?.remove());
+
+describe('check and the Jest suite report the same findings', () => {
+  for (const [i, drift] of drifts.entries()) {
+    test(drift.name, () => {
+      const demo = projects[i]!;
+      const run = jest.of(demo);
+      expect(run.code).toBe(1);
+      const fromJest = JSON.parse(readFileSync(join(demo.dir, 'jest-report.json'), 'utf8')) as JsonReport;
+
+      const cliReport = report(fromCli[i]!);
+      const cliFindings = findings(cliReport.diagnostics);
+      for (const rule of drift.expect) expect(cliFindings.some((f) => f.startsWith(`${rule} `))).toBe(true);
+      expect(findings(fromJest.diagnostics)).toEqual(cliFindings);
+      for (const title of drift.failing) expect({ title, failed: run.out.includes(`› ${title}`) }).toEqual({ title, failed: true });
+      // Every finding the CLI reports is in Jest's output: errors in a failure, the rest printed.
+      for (const d of cliReport.diagnostics.filter((x) => x.ruleId !== 'snapshot/outdated')) {
+        expect({ rule: d.ruleId, shown: run.out.includes(d.ruleId) }).toEqual({ rule: d.ruleId, shown: true });
       }
     });
   }

@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPromptModule } from '../../src/render/module.js';
 import { listCases } from '../../src/render/render.js';
-import { cli, repo, report } from './helpers.js';
+import { cli, cliInProcess, repo, report } from './helpers.js';
+
+// Every command runs through the built binary at least once here (`check` in drift.test.ts,
+// `init` in init.test.ts): --help and usage errors, reading standard input, and one test each
+// of render, validate, diff and lint. The other tests run the CLI in this process (see cliInProcess).
 
 const acceptance = join(repo, 'test', 'fixtures', 'acceptance');
 
@@ -13,27 +17,27 @@ describe('render', () => {
     expect(result.stdout).toBe(listCases(loadPromptModule('prompts', repo)).map((c) => `${c.prompt} ${c.case}\n`).join(''));
   });
 
-  test('prints the exact text sent, the same as the snapshot holds', () => {
-    const result = cli(['render', 'refund_agent', '--case', 'legacy_order']);
+  test('prints the exact text sent, the same as the snapshot holds', async () => {
+    const result = await cliInProcess(['render', 'refund_agent', '--case', 'legacy_order']);
     expect(result.code).toBe(0);
     const snapshot = readFileSync(join(repo, 'snapshots/refund_agent/legacy_order.txt'), 'utf8');
     expect(snapshot).toContain(result.stdout);
     expect(result.stdout).toContain('"order_id": "B-0917"');
   });
 
-  test('--tools prints the tool definitions sent with it, descriptions merged', () => {
-    const result = cli(['render', 'order_triage', '--case', 'cancellation', '--tools']);
+  test('--tools prints the tool definitions sent with it, descriptions merged', async () => {
+    const result = await cliInProcess(['render', 'order_triage', '--case', 'cancellation', '--tools']);
     expect(result.code).toBe(0);
     const { tools } = JSON.parse(result.stdout) as { tools: Array<{ name: string; description: string; input_schema: object }> };
     expect(tools.map((t) => t.name)).toEqual(['lookup_order', 'cancel_order', 'update_shipping_address', 'escalate_to_human', 'send_customer_email']);
     expect(tools[1]!.description).toMatch(/^Cancel an order that has not shipped/);
   });
 
-  test('an unknown prompt or case exits 2 and names what exists', () => {
-    const prompt = cli(['render', 'nope', '--case', 'x']);
+  test('an unknown prompt or case exits 2 and names what exists', async () => {
+    const prompt = await cliInProcess(['render', 'nope', '--case', 'x']);
     expect(prompt.code).toBe(2);
     expect(prompt.stderr).toContain('Unknown prompt `nope`, expected one of `order_triage`, `refund_agent`, `status_chat`');
-    const missingCase = cli(['render', 'refund_agent']);
+    const missingCase = await cliInProcess(['render', 'refund_agent']);
     expect(missingCase.code).toBe(2);
     expect(missingCase.stderr).toContain('`standard_refund`');
   });
@@ -49,8 +53,8 @@ describe('usage and exit codes', () => {
     expect(help.stdout).toContain('check');
   });
 
-  test('no config where the command runs exits 2 and says what it looked for', () => {
-    const result = cli(['check'], { cwd: join(repo, 'docs') });
+  test('no config where the command runs exits 2 and says what it looked for', async () => {
+    const result = await cliInProcess(['check'], { cwd: join(repo, 'docs') });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('prompt-contract.config.ts');
   });
@@ -60,8 +64,8 @@ describe('report formats', () => {
   const stale = join(acceptance, 'langchain');
   const args = ['validate', join(stale, 'schemas.json'), join(stale, 'few_shot_calls.jsonl')];
 
-  test('json follows the pinned shape', () => {
-    const result = cli([...args, '--format', 'json']);
+  test('json follows the pinned shape', async () => {
+    const result = await cliInProcess([...args, '--format', 'json']);
     expect(result.code).toBe(1);
     const r = report(result);
     expect(r.version).toBe(1);
@@ -70,28 +74,28 @@ describe('report formats', () => {
     for (const d of r.diagnostics) expect(d).toEqual(expect.objectContaining({ ruleId: expect.any(String), severity: expect.any(String), message: expect.any(String) }));
   });
 
-  test('github prints workflow annotations', () => {
-    const result = cli([...args, '--format', 'github']);
+  test('github prints workflow annotations', async () => {
+    const result = await cliInProcess([...args, '--format', 'github']);
     expect(result.stdout.trim().split('\n').every((l) => /^::error (file=[^,]+,)?(line=\d+,)?(col=\d+,)?title=recorded\/[a-z-]+( \([^)]*\))?::.+/.test(l))).toBe(true);
   });
 
-  test('markdown prints a PR comment with a findings table', () => {
-    const result = cli([...args, '--format', 'markdown']);
+  test('markdown prints a PR comment with a findings table', async () => {
+    const result = await cliInProcess([...args, '--format', 'markdown']);
     expect(result.stdout).toMatch(/^### ❌ prompt-contract: \d+ errors?, 0 warnings, 0 infos\n/);
     expect(result.stdout).toContain('| ❌ | `recorded/unknown-tool` |');
   });
 
-  test('warnings pass by default and fail with --fail-on warning', () => {
+  test('warnings pass by default and fail with --fail-on warning', async () => {
     // sequentialthinking's long description is only a warning for `openai`.
     const file = join(acceptance, 'mcp-servers/schemas/sequentialthinking.json');
-    const byDefault = cli(['lint', file, '--provider', 'openai', '--format', 'json']);
+    const byDefault = await cliInProcess(['lint', file, '--provider', 'openai', '--format', 'json']);
     expect(report(byDefault).summary).toEqual({ errors: 0, warnings: 1, infos: 0 });
     expect(byDefault.code).toBe(0);
-    expect(cli(['lint', file, '--provider', 'openai', '--fail-on', 'warning']).code).toBe(1);
+    expect((await cliInProcess(['lint', file, '--provider', 'openai', '--fail-on', 'warning'])).code).toBe(1);
   });
 
-  test('pretty output says so when there is nothing to report', () => {
-    const clean = cli(['validate', join(acceptance, 'openai-cookbook/schemas.json'), join(acceptance, 'openai-cookbook/calls.jsonl')]);
+  test('pretty output says so when there is nothing to report', async () => {
+    const clean = await cliInProcess(['validate', join(acceptance, 'openai-cookbook/schemas.json'), join(acceptance, 'openai-cookbook/calls.jsonl')]);
     expect(clean.code).toBe(0);
     expect(clean.stdout).toBe('No problems found.\n');
   });
@@ -125,8 +129,8 @@ describe('extract', () => {
 });
 
 describe('validate on real data', () => {
-  test('all OpenAI cookbook calls pass', () => {
-    const r = cli(['validate', join(acceptance, 'openai-cookbook/schemas.json'), join(acceptance, 'openai-cookbook/calls.jsonl'), '--format', 'json']);
+  test('all OpenAI cookbook calls pass', async () => {
+    const r = await cliInProcess(['validate', join(acceptance, 'openai-cookbook/schemas.json'), join(acceptance, 'openai-cookbook/calls.jsonl'), '--format', 'json']);
     expect(r.code).toBe(0);
     expect(report(r).diagnostics).toEqual([]);
   });
@@ -142,9 +146,9 @@ describe('validate on real data', () => {
 describe('diff and lint', () => {
   const mcp = join(acceptance, 'mcp-servers/schemas');
 
-  test('diff of a tools file against itself is clean', () => {
+  test('diff of a tools file against itself is clean', async () => {
     const file = join(mcp, 'github.json');
-    const r = cli(['diff', file, file, '--format', 'json']);
+    const r = await cliInProcess(['diff', file, file, '--format', 'json']);
     expect(r.code).toBe(0);
     expect(report(r).diagnostics).toEqual([]);
   });
@@ -163,8 +167,8 @@ describe('diff and lint', () => {
     expect(mcpProfile.code).toBe(0);
   });
 
-  test('lint without files lints the configured project', () => {
-    const r = cli(['lint', '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);
+  test('lint without files lints the configured project', async () => {
+    const r = await cliInProcess(['lint', '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);
     expect(r.code).toBe(0);
   });
 });

@@ -1,25 +1,26 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, withDemo, lineOf, report } from './helpers.js';
+import { cli as spawnCli, cliInProcess as cli, withDemo, lineOf, report } from './helpers.js';
 
 // Each test makes one kind of drift in a copy of the demo and expects `check` to exit 1
-// with the rule id at the file and line a person must edit.
+// with the rule id at the file and line a person must edit. `check` runs in this process (see
+// cliInProcess); the untouched demo is checked by the built binary, end to end.
 
 const check = (dir: string) => cli(['check', '--format', 'json'], { cwd: dir });
 
 test('the untouched demo checks clean', () =>
   withDemo((demo) => {
-    const result = check(demo.dir);
+    const result = spawnCli(['check', '--format', 'json'], { cwd: demo.dir });
     expect(report(result).diagnostics).toEqual([]);
     expect(result.code).toBe(0);
   }));
 
 test('a required argument removed from a YAML example: example/invalid-arguments at the example', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/examples/refund_agent.yaml';
     // The second example's create_refund loses its `reason`.
     demo.edit(file, /(amount_cents: 12999\n)\s+reason: not_delivered\n/, '$1');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/invalid-arguments');
     expect(hits.length).toBeGreaterThan(0);
@@ -34,20 +35,20 @@ test('a required argument removed from a YAML example: example/invalid-arguments
   }));
 
 test('an argument value out of bounds points at the argument line', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/examples/refund_agent.yaml';
     demo.edit(file, 'amount_cents: 4200', 'amount_cents: 420000');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'example/invalid-arguments');
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'amount_cents: 420000'), instancePath: '/amount_cents', tool: 'create_refund' });
   }));
 
 test('a tool renamed in a retrieval stub: example/unknown-tool at the stub entry, with a did-you-mean', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/stubs/help_center.yaml';
     demo.edit(file, 'name: issue_store_credit', 'name: issue_credit');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'example/unknown-tool');
     expect(hit).toBeDefined();
@@ -58,20 +59,20 @@ test('a tool renamed in a retrieval stub: example/unknown-tool at the stub entry
   }));
 
 test('broken JSON in a template example: example/unparseable at the template line', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/order_triage.prompt';
     demo.edit(file, 'Orders that have shipped', 'Broken example:\n<tool_call>\n{"name": "escalate_to_human", "arguments": {"reason": "other",}\n</tool_call>\n\nOrders that have shipped');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'example/unparseable');
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), '<tool_call>\n{"name": "escalate_to_human"') });
   }));
 
 test('a placeholder left in a partial: example/placeholder at the partial line', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/partials/_tool_call_json.prompt';
     demo.edit(file, 'Customer: {{user}}\n', 'Customer: {{user}}\n\n```tool_call\n{"name": "$FUNCTION_NAME", "arguments": {}}\n```\n');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/placeholder');
     expect(hits.length).toBeGreaterThan(0);
@@ -79,9 +80,9 @@ test('a placeholder left in a partial: example/placeholder at the partial line',
   }));
 
 test('a wording change in a tool description fails as an outdated snapshot with a line diff', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     demo.edit('prompts/tools/descriptions.yaml', 'Amount to refund in cents, e.g. 4200 for £42.00.', 'Amount to refund, in cents.');
-    const result = cli(['check'], { cwd: demo.dir });
+    const result = await cli(['check'], { cwd: demo.dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('snapshot/outdated');
     expect(result.stdout).toMatch(/^\s*-\s+Amount to refund in cents, e\.g\. 4200 for £42\.00\.$/m);
@@ -89,11 +90,11 @@ test('a wording change in a tool description fails as an outdated snapshot with 
   }));
 
 test('bad input exits 2 with file, line and column, and writes nothing', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/cases/refund_agent.yaml';
     demo.edit(file, 'retrieval: legacy_orders', 'retrieval: [legacy_orders');
     const before = readdirSync(join(demo.dir, 'snapshots'), { recursive: true }).sort();
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(2);
     expect(report(result).diagnostics).toEqual([expect.objectContaining({ ruleId: 'config/yaml-syntax', file, line: expect.any(Number), column: expect.any(Number) })]);
     expect(result.stderr).toMatch(new RegExp(`^prompt-contract: ${file.replaceAll('.', '\\.')}:\\d+:\\d+: YAML syntax error`));
@@ -101,10 +102,10 @@ test('bad input exits 2 with file, line and column, and writes nothing', () =>
   }));
 
 test('a deleted snapshot is snapshot/missing; a stray one is snapshot/obsolete', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     demo.write('snapshots/refund_agent/renamed_case.txt', demo.read('snapshots/refund_agent/legacy_order.txt'));
     rmSync(join(demo.dir, 'snapshots/refund_agent/legacy_order.txt'));
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const found = report(result).diagnostics.map((d) => [d.ruleId, d.severity, d.file]);
     expect(found).toEqual(expect.arrayContaining([
@@ -114,31 +115,31 @@ test('a deleted snapshot is snapshot/missing; a stray one is snapshot/obsolete',
   }));
 
 test('a description for a parameter that no longer exists: config/unknown-description-target at its line', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/tools/descriptions.yaml';
     demo.edit(file, '    note: Optional note', '    memo: Optional note');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'config/unknown-description-target');
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'memo: Optional note'), tool: 'create_refund' });
   }));
 
 test('a stale structured few-shot call (an assistant turn from YAML): example/invalid-arguments at the YAML line', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/examples/status_chat.yaml';
     demo.edit(file, 'refund_id: RF-204511', 'refund_id: "204511"');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/invalid-arguments');
     expect(hits.map((d) => [d.file, d.line, d.tool, d.instancePath])).toEqual([[file, lineOf(demo.read(file), 'refund_id: "204511"'), 'check_refund_status', '/refund_id']]);
   }));
 
 test("a case input the prompt's Picoschema requires is missing or mistyped: render/invalid-input at the case", () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/cases/status_chat.yaml';
     demo.edit(file, '      customer: Priya\n', '');
     demo.edit(file, 'customer: Tom', 'customer: 42');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hits = report(result).diagnostics.filter((d) => d.ruleId === 'render/invalid-input');
     const text = demo.read(file);
@@ -150,10 +151,10 @@ test("a case input the prompt's Picoschema requires is missing or mistyped: rend
   }));
 
 test("a prompt's input.schema that is not Picoschema: render/invalid-input-schema at the prompt", () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/status_chat.prompt';
     demo.edit(file, "customer: string, the customer's first name", "customer: strng, the customer's first name");
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'render/invalid-input-schema');
     expect(hit).toMatchObject({ file });
@@ -161,10 +162,10 @@ test("a prompt's input.schema that is not Picoschema: render/invalid-input-schem
   }));
 
 test('a few-shot call whose result was left out: example/missing-result at the call, for the provider that rejects it', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompts/examples/status_chat.yaml';
     demo.edit(file, '        result: { status: shipped, carrier: DPD, eta: "2026-12-05" }\n', '');
-    const result = check(demo.dir);
+    const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/missing-result');
     expect(hits.length).toBeGreaterThan(0);

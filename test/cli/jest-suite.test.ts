@@ -1,71 +1,81 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { addJestSuite, demoCopy, runJest as jest } from './helpers.js';
+import { addJestSuite, JestBatch, runJestAsync, stableDemoCopy, type Demo, type JestBatchRun } from './helpers.js';
 
 // The contract suite as a user runs it: Jest in a project of its own, with --ci and -u.
+// The projects of the --ci runs share one Jest process (see JestBatch); the local run is Jest
+// started in its project folder on its config alone, exactly as a user starts it.
 
-function project() {
-  const demo = demoCopy();
-  addJestSuite(demo.dir);
-  return demo;
-}
+let batch: JestBatch;
+let snapshots: Demo;
+let template: Demo;
+let wording: Demo;
+let ci: JestBatchRun;
+let local: { code: number; out: string };
+let wordingBefore: string;
+let opened: number;
+let closed: number;
 
-test('--ci never writes: a missing snapshot and an obsolete one fail the run; -u writes and removes them', () => {
-  const demo = project();
-  try {
-    const missing = join(demo.dir, 'snapshots/refund_agent/legacy_order.txt');
-    const obsolete = join(demo.dir, 'snapshots/refund_agent/renamed.txt');
-    demo.write('snapshots/refund_agent/renamed.txt', demo.read('snapshots/refund_agent/legacy_order.txt'));
-    demo.write('snapshots/refund_agent/legacy_order.txt', '');
-    spawnSync('rm', [missing]);
+beforeAll(async () => {
+  batch = new JestBatch('jest-suite');
 
-    const ci = jest(demo.dir, ['--ci'], { CI: 'true' });
-    expect(ci.code).toBe(1);
-    expect(ci.out).toContain('has no snapshot, and none was written');
-    expect(ci.out).toContain('snapshots/refund_agent/renamed.txt');
-    expect(ci.out).toContain('snapshot/obsolete');
-    expect(existsSync(missing)).toBe(false);
-    expect(existsSync(obsolete)).toBe(true);
+  snapshots = batch.project('snapshots');
+  const missing = join(snapshots.dir, 'snapshots/refund_agent/legacy_order.txt');
+  snapshots.write('snapshots/refund_agent/renamed.txt', snapshots.read('snapshots/refund_agent/legacy_order.txt'));
+  snapshots.write('snapshots/refund_agent/legacy_order.txt', '');
+  spawnSync('rm', [missing]);
 
-    const update = jest(demo.dir, ['-u'], { CI: 'false' });
-    expect(update.code).toBe(0);
-    expect(update.out).toMatch(/1 snapshot written/);
-    expect(existsSync(missing)).toBe(true);
-    expect(existsSync(obsolete)).toBe(false);
-  } finally {
-    demo.remove();
-  }
+  template = batch.project('template');
+  template.edit('prompts/refund_agent.prompt', '{{#each examples}}', '{{#each examples}}{{#if title}}');
+  const lines = template.read('prompts/refund_agent.prompt').split('\n');
+  opened = lines.findIndex((l) => l.includes('{{#if title}}')) + 1;
+  closed = lines.findIndex((l, i) => i >= opened && l.startsWith('{{/each}}')) + 1;
+
+  wording = stableDemoCopy('jest-suite-local');
+  addJestSuite(wording.dir);
+  wordingBefore = wording.read('snapshots/order_triage/cancellation.txt');
+  wording.edit('prompts/order_triage.prompt', 'cannot be cancelled or re-addressed', 'can no longer be cancelled or re-addressed');
+
+  // The local run needs no other: it runs beside the batch, on the other core.
+  [ci, local] = await Promise.all([batch.run([snapshots, template], ['--ci'], { CI: 'true' }), runJestAsync(wording.dir, [], { CI: 'false' })]);
+}, 300_000);
+afterAll(() => {
+  batch?.remove();
+  wording?.remove();
 });
 
+test('--ci never writes: a missing snapshot and an obsolete one fail the run; -u writes and removes them', async () => {
+  const missing = join(snapshots.dir, 'snapshots/refund_agent/legacy_order.txt');
+  const obsolete = join(snapshots.dir, 'snapshots/refund_agent/renamed.txt');
+  const run = ci.of(snapshots);
+  expect(run.code).toBe(1);
+  expect(run.out).toContain('has no snapshot, and none was written');
+  expect(run.out).toContain('snapshots/refund_agent/renamed.txt');
+  expect(run.out).toContain('snapshot/obsolete');
+  expect(existsSync(missing)).toBe(false);
+  expect(existsSync(obsolete)).toBe(true);
+
+  // This project alone: the summary line is its own.
+  const update = await batch.run([snapshots], ['-u'], { CI: 'false' });
+  expect(update.code).toBe(0);
+  expect(update.of(snapshots).code).toBe(0);
+  expect(update.out).toMatch(/1 snapshot written/);
+  expect(existsSync(missing)).toBe(true);
+  expect(existsSync(obsolete)).toBe(false);
+}, 120_000);
+
 test('a wording change fails a local run with its line diff and leaves the snapshot alone', () => {
-  const demo = project();
-  try {
-    const before = demo.read('snapshots/order_triage/cancellation.txt');
-    demo.edit('prompts/order_triage.prompt', 'cannot be cancelled or re-addressed', 'can no longer be cancelled or re-addressed');
-    const run = jest(demo.dir, [], { CI: 'false' });
-    expect(run.code).toBe(1);
-    expect(run.out).toMatch(/-Orders that have shipped cannot be cancelled or re-addressed/);
-    expect(run.out).toMatch(/\+Orders that have shipped can no longer be cancelled or re-addressed/);
-    expect(run.out).toContain("test command with `-u`");
-    expect(demo.read('snapshots/order_triage/cancellation.txt')).toBe(before);
-  } finally {
-    demo.remove();
-  }
+  expect(local.code).toBe(1);
+  expect(local.out).toMatch(/-Orders that have shipped cannot be cancelled or re-addressed/);
+  expect(local.out).toMatch(/\+Orders that have shipped can no longer be cancelled or re-addressed/);
+  expect(local.out).toContain("test command with `-u`");
+  expect(wording.read('snapshots/order_triage/cancellation.txt')).toBe(wordingBefore);
 });
 
 test('a template that cannot compile fails the suite at its file, line and column, with the lines around it', () => {
-  const demo = project();
-  try {
-    demo.edit('prompts/refund_agent.prompt', '{{#each examples}}', '{{#each examples}}{{#if title}}');
-    const lines = demo.read('prompts/refund_agent.prompt').split('\n');
-    const opened = lines.findIndex((l) => l.includes('{{#if title}}')) + 1;
-    const closed = lines.findIndex((l, i) => i >= opened && l.startsWith('{{/each}}')) + 1;
-    const run = jest(demo.dir, ['--ci'], { CI: 'true' });
-    expect(run.code).toBe(1);
-    expect(run.out).toContain(`prompts/refund_agent.prompt:${closed}:1: \`{{/each}}\` closes \`{{#if title}}\`, opened at line ${opened}; expected \`{{/if}}\` before it (render/syntax)`);
-    expect(run.out).toMatch(new RegExp(`> ${closed} \\| \\{\\{/each\\}\\}`));
-  } finally {
-    demo.remove();
-  }
+  const run = ci.of(template);
+  expect(run.code).toBe(1);
+  expect(run.out).toContain(`prompts/refund_agent.prompt:${closed}:1: \`{{/each}}\` closes \`{{#if title}}\`, opened at line ${opened}; expected \`{{/if}}\` before it (render/syntax)`);
+  expect(run.out).toMatch(new RegExp(`> ${closed} \\| \\{\\{/each\\}\\}`));
 });

@@ -1,9 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import { parseShard, shardSlice } from '../../src/util/shard.js';
-import { cli, report, withDemo } from './helpers.js';
+import { cliInProcess as cli, report, withDemo } from './helpers.js';
 
 // `check --shard i/n`: a CI matrix of n jobs covers every case, curated example and recorded
 // line exactly once, and what runs once (obsolete snapshots, breaking changes, lint) runs in 1/n.
+// The CLI runs in this process (see cliInProcess).
 
 describe('parseShard and shardSlice', () => {
   test('split contiguously, covering each item once, sizes differing by at most one', () => {
@@ -26,14 +27,14 @@ const key = (d: Finding) => [d.ruleId, d.file, d.line, d.tool, d.instancePath].j
 const group = (d: Finding) => [d.ruleId, d.tool, d.instancePath, d.schemaPath].join('|');
 
 test('the union of three shards is the full run: same findings, recorded counts summed, once-only work in shard 1', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     // Drift in a YAML example, in a structured few-shot turn, in recorded calls spread over the file, and a stray snapshot.
     demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
     demo.edit('prompts/examples/status_chat.yaml', 'refund_id: RF-204511', 'refund_id: "204511"');
     demo.edit('prompts/observed/recorded_calls.jsonl', /"reason":"goodwill"/g, '"reason":"kindness"');
     demo.write('snapshots/refund_agent/retired_case.txt', 'prompt-contract snapshot 2\nprompt: refund_agent\ncase: retired_case\n');
-    const full = report(cli(['check', '--format', 'json'], { cwd: demo.dir })).diagnostics;
-    const shards = [1, 2, 3].map((i) => report(cli(['check', '--format', 'json', '--shard', `${i}/3`], { cwd: demo.dir })).diagnostics);
+    const full = report(await cli(['check', '--format', 'json'], { cwd: demo.dir })).diagnostics;
+    const shards = await Promise.all([1, 2, 3].map(async (i) => report(await cli(['check', '--format', 'json', '--shard', `${i}/3`], { cwd: demo.dir })).diagnostics));
 
     const recorded = (ds: Finding[]) => ds.filter((d) => d.ruleId.startsWith('recorded/'));
     const rest = (ds: Finding[]) => ds.filter((d) => !d.ruleId.startsWith('recorded/'));

@@ -1,13 +1,15 @@
 import { describe, expect, test } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, report, withDemo, type demoCopy } from '../cli/helpers.js';
+import { cli, cliInProcess, report, withDemo, type demoCopy } from '../cli/helpers.js';
 
-// Misspelled config keys, through the real binary, for every kind of config file.
+// Misspelled config keys, through the real binary, for every kind of config file (each kind is
+// imported its own way). The tests of what is reported run the CLI in this process (see cliInProcess).
 
 type Demo = ReturnType<typeof demoCopy>;
 
 const check = (dir: string) => cli(['check', '--format', 'json'], { cwd: dir });
+const checkInProcess = (dir: string) => cliInProcess(['check', '--format', 'json'], { cwd: dir });
 
 /** 1-based line and column of the first `token` in `text`. */
 function at(text: string, token: string): { line: number; column: number } {
@@ -73,10 +75,10 @@ describe('a misspelled key is config/unknown-key at its file, line and column', 
 });
 
 test('a misspelled `descriptions` is the first error, ahead of the snapshots that differ because of it', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompt-contract.config.ts';
     demo.edit(file, 'descriptions:', 'descripitons:');
-    const result = check(demo.dir);
+    const result = await checkInProcess(demo.dir);
     expect(result.code).toBe(1);
     const { diagnostics } = report(result);
     const errors = diagnostics.filter((d) => d.severity === 'error');
@@ -86,10 +88,10 @@ test('a misspelled `descriptions` is the first error, ahead of the snapshots tha
   }));
 
 test('a misspelled key inside a persisted source', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const file = 'prompt-contract.config.ts';
     demo.edit(file, /(\n\s+query: )/, '\n      timeoutMS: 30_000,$1');
-    const result = check(demo.dir);
+    const result = await checkInProcess(demo.dir);
     const hits = report(result).diagnostics.filter((d) => d.ruleId === 'config/unknown-key');
     expect(hits).toEqual([expect.objectContaining({ file, ...at(demo.read(file), 'timeoutMS:'), message: expect.stringMatching(/^Unexpected key `timeoutMS` in `persisted\[0\]`, expected `timeoutMs`: /) })]);
     expect(result.code).toBe(1);
@@ -97,23 +99,23 @@ test('a misspelled key inside a persisted source', () =>
 
 describe('cannot run: exit 2 naming the key, at its line', () => {
   test('a known key with a value of the wrong type', () =>
-    withDemo((demo) => {
+    withDemo(async (demo) => {
       const file = 'prompt-contract.config.json';
       useConfig(demo, file, `${JSON.stringify({ tools: 'tools.json', recorded: 'prompts/observed/recorded_calls.jsonl' }, null, 2)}\n`);
       const { line, column } = at(demo.read(file), '"recorded"');
-      const result = cli(['check'], { cwd: demo.dir });
+      const result = await cliInProcess(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`${file}:${line}:${column}: Expected \`recorded\` to be a list of JSONL file paths (config/invalid)`);
-      const json = check(demo.dir);
+      const json = await checkInProcess(demo.dir);
       expect(json.code).toBe(2);
       expect(report(json).diagnostics).toEqual([expect.objectContaining({ ruleId: 'config/invalid', line, column })]);
     }));
 
   test('a misspelled key a source needs: the error says which key was meant', () =>
-    withDemo((demo) => {
+    withDemo(async (demo) => {
       const file = 'prompt-contract.config.ts';
       demo.edit(file, /(\n\s+)query: /, '$1qurey: ');
-      const result = cli(['check'], { cwd: demo.dir });
+      const result = await cliInProcess(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
       const { line, column } = at(demo.read(file), 'qurey:');
       expect(result.stderr).toMatch(new RegExp(`${file}:${line}:${column}: Expected \`persisted\\[0\\]\` to have .*; did you mean \`query\` instead of \`qurey\`\\? \\(config/invalid\\)`));

@@ -1,7 +1,8 @@
-import { cli, lineOf, report, withDemo } from '../cli/helpers.js';
+import { cliInProcess as cli, lineOf, report, withDemo } from '../cli/helpers.js';
 
 // Issue #11: the CLI names the file, line and column of a template error, counted from the
 // start of the .prompt file (frontmatter included), and says what was expected.
+// The CLI runs in this process (see cliInProcess).
 
 /** 1-based column of `needle` on its line of `text`. */
 function columnOf(text: string, needle: string): number {
@@ -12,13 +13,13 @@ function columnOf(text: string, needle: string): number {
 
 describe('could-not-run template errors on the command line', () => {
   test('`}}}` after a `{{`: file:line:column from the start of the file, in plain words', () =>
-    withDemo((demo) => {
+    withDemo(async (demo) => {
       demo.edit('prompts/refund_agent.prompt', '{{customer.name}} (customer', '{{customer.name}}} (customer');
       const text = demo.read('prompts/refund_agent.prompt');
       const line = lineOf(text, '{{customer.name}}}');
       const column = columnOf(text, '}}} (customer');
       expect(line).toBeGreaterThan(10);
-      const result = cli(['check'], { cwd: demo.dir });
+      const result = await cli(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
         `prompt-contract: prompts/refund_agent.prompt:${line}:${column}: Unexpected \`}}}\` closing \`{{customer.name}}\`: a third \`}\` ends a triple-stash \`{{{...}}}\`; expected \`}}\` (for a literal \`}\` after the value, put a space before the brace: \`{{customer.name~}} }\`, where \`~\` removes that space) (render/syntax)\n`,
@@ -26,24 +27,24 @@ describe('could-not-run template errors on the command line', () => {
     }));
 
   test('an unclosed {{#each}} is reported where it opens, also in the JSON report', () =>
-    withDemo((demo) => {
+    withDemo(async (demo) => {
       // The first `{{/each}}` goes: `{{#each examples}}` is left open to the end of the file.
       demo.edit('prompts/refund_agent.prompt', '{{> tool_call_json this}}\n{{/each}}\n', '{{> tool_call_json this}}\n');
       const text = demo.read('prompts/refund_agent.prompt');
       const line = lineOf(text, '{{#each examples}}');
       expect(lineOf(text, '---', 'description')).toBeLessThan(line);
-      const result = cli(['render', 'refund_agent', '--case', 'standard_refund'], { cwd: demo.dir });
+      const result = await cli(['render', 'refund_agent', '--case', 'standard_refund'], { cwd: demo.dir });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(`prompt-contract: prompts/refund_agent.prompt:${line}:1: Unclosed \`{{#each examples}}\` opened here; expected \`{{/each}}\` before the end of the file (render/syntax)\n`);
-      const json = report(cli(['check', '--format', 'json'], { cwd: demo.dir }));
+      const json = report(await cli(['check', '--format', 'json'], { cwd: demo.dir }));
       expect(json.diagnostics).toEqual([expect.objectContaining({ ruleId: 'render/syntax', file: 'prompts/refund_agent.prompt', line, column: 1 })]);
     }));
 
   test('a syntax error in a partial is at its line in the partial file', () =>
-    withDemo((demo) => {
+    withDemo(async (demo) => {
       demo.edit('prompts/partials/_tool_call_json.prompt', '{{/each}}', '{{/if}}');
       const text = demo.read('prompts/partials/_tool_call_json.prompt');
-      const result = cli(['check'], { cwd: demo.dir });
+      const result = await cli(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
         `prompt-contract: prompts/partials/_tool_call_json.prompt:${lineOf(text, '{{/if}}')}:1: \`{{/if}}\` closes \`{{#each calls}}\`, opened at line ${lineOf(text, '{{#each calls}}')}; expected \`{{/each}}\` before it (render/syntax)\n`,
@@ -51,19 +52,19 @@ describe('could-not-run template errors on the command line', () => {
     }));
 
   test('an unknown helper is found when the template is read, at its name', () =>
-    withDemo((demo) => {
+    withDemo(async (demo) => {
       demo.edit('prompts/refund_agent.prompt', '{{customer.name}} (customer', '{{jsno customer.name}} (customer');
       const text = demo.read('prompts/refund_agent.prompt');
-      const result = cli(['check'], { cwd: demo.dir });
+      const result = await cli(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(new RegExp(`^prompt-contract: prompts/refund_agent\\.prompt:${lineOf(text, 'jsno')}:${columnOf(text, 'jsno')}: Unknown helper \`jsno\` in \`\\{\\{jsno customer\\.name\\}\\}\`.*; did you mean \`json\`\\? \\(render/unknown-helper\\)\\n$`));
     }));
 
   test('a case file naming an unknown prompt points at the name', () =>
-    withDemo((demo) => {
+    withDemo(async (demo) => {
       demo.edit('prompts/cases/order_triage.yaml', /^prompt: order_triage$/m, 'prompt: order_triag');
       const text = demo.read('prompts/cases/order_triage.yaml');
-      const result = cli(['check'], { cwd: demo.dir });
+      const result = await cli(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(`prompt-contract: prompts/cases/order_triage.yaml:${lineOf(text, 'prompt: order_triag')}:9: Unknown prompt \`order_triag\`, expected one of \`order_triage\`, \`refund_agent\`, \`status_chat\` (the \`.prompt\` files in \`prompts\`); did you mean \`order_triage\`? (render/unknown-prompt)\n`);
     }));

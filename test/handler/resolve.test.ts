@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { z } from 'zod';
 import { HandlerSchemaResolver, resolveHandlerSchema } from '../../src/handlers/resolve.js';
 import { InputError } from '../../src/util/errors.js';
@@ -10,20 +10,34 @@ import { fixtures } from './helpers.js';
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'prompt-contract-handlers-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+function project(name: string): string {
+  const at = path.join(scratch, name);
+  mkdirSync(path.join(at, 'src'), { recursive: true });
+  for (const file of ['refund.ts', 'importer.ts', 'reason.ts']) copyFileSync(path.join(fixtures, file), path.join(at, 'src', file));
+  return at;
+}
+
 let dir = '';
 let run = 0;
 beforeEach(() => {
   // A fresh project per test: the cache tests edit files.
-  dir = path.join(scratch, `project-${++run}`);
-  mkdirSync(path.join(dir, 'src'), { recursive: true });
-  for (const name of ['refund.ts', 'importer.ts', 'reason.ts']) copyFileSync(path.join(fixtures, name), path.join(dir, 'src', name));
+  dir = project(`project-${++run}`);
 });
 
 const refund = { kind: 'typescript', file: 'src/refund.ts', type: 'RefundArgs' } as const;
 
 describe('TypeScript handler types', () => {
+  // These tests only read: one project and one resolver for all of them, which keeps the
+  // TypeScript program of a file it has read (a new program takes most of a second).
+  let dir = '';
+  let shared: HandlerSchemaResolver;
+  beforeAll(() => {
+    dir = project('read-only');
+    shared = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
+  });
+
   test('optional and `| undefined` fields are not required; JSDoc annotations are read; nested types are inlined', () => {
-    const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
+    const resolver = shared;
     expect(resolver.resolve(refund)).toEqual({
       type: 'object',
       properties: {
@@ -43,13 +57,14 @@ describe('TypeScript handler types', () => {
   });
 
   test('a type the file does not export is found too, and imported types are followed', () => {
+    expect(shared.resolve({ kind: 'typescript', file: 'src/refund.ts', type: 'InternalArgs' })).toMatchObject({ required: ['id'] });
+    // A resolver of its own: the shared one keeps the program of src/refund.ts for the tests after this.
     const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
-    expect(resolver.resolve({ kind: 'typescript', file: 'src/refund.ts', type: 'InternalArgs' })).toMatchObject({ required: ['id'] });
     expect(resolver.resolve({ kind: 'typescript', file: 'src/importer.ts', type: 'CancelArgs' }).properties).toMatchObject({ reason: { enum: ['duplicate_charge', 'goodwill'] } });
   });
 
   test('a missing type is an InputError naming file and type, with a did-you-mean', () => {
-    const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
+    const resolver = shared;
     let error: unknown;
     try {
       resolver.resolve({ kind: 'typescript', file: 'src/refund.ts', type: 'RefundArg' });
@@ -72,7 +87,7 @@ describe('TypeScript handler types', () => {
     ['Refund', 'RefundArgs'],
     ['Zebra', undefined], // nothing close: no suggestion, only the listing
   ])('a missing type `%s` suggests %p, and lists every declared type', (type, suggested) => {
-    const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
+    const resolver = shared;
     let error: unknown;
     try {
       resolver.resolve({ kind: 'typescript', file: 'src/refund.ts', type });
@@ -86,7 +101,7 @@ describe('TypeScript handler types', () => {
   });
 
   test('a missing file is an InputError naming file and type', () => {
-    const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
+    const resolver = shared;
     expect(() => resolver.resolve({ kind: 'typescript', file: 'src/nope.ts', type: 'RefundArgs' })).toThrow(
       expect.objectContaining({ name: 'InputError', code: 'handler/type-not-found', message: expect.stringContaining('`src/nope.ts` (looking for type `RefundArgs`)') }),
     );

@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, report, withDemo } from '../cli/helpers.js';
+import { cliInProcess as cli, report, withDemo } from '../cli/helpers.js';
 
 // Issue #10, item 8: `--against` is a git revision, never an option for git. Before the fix,
 // `--against '--output=FILE'` reached `git show` as an option and git wrote FILE.
+// The CLI runs in this process (see cliInProcess); git runs as the binary runs it.
 
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' };
 
 test('an --against that looks like an option exits 2 and git writes nothing', () =>
-  withDemo((demo) => {
+  withDemo(async (demo) => {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: demo.dir, stdio: 'pipe', env: gitEnv });
     git('init', '-q');
     git('add', '-A');
@@ -25,7 +26,7 @@ test('an --against that looks like an option exits 2 and git writes nothing', ()
       ['diff', `--against=--output=${out}`],
       ['check', '--against=-p'],
     ]) {
-      const result = cli(args, { cwd: demo.dir });
+      const result = await cli(args, { cwd: demo.dir });
       expect(result.code).toBe(2);
       expect(written()).toEqual([]);
       expect(existsSync(out)).toBe(false);
@@ -34,10 +35,10 @@ test('an --against that looks like an option exits 2 and git writes nothing', ()
     }
 
     // Revisions still work, and one that does not exist is named.
-    const head = cli(['check', '--against', 'HEAD~0', '--format', 'json'], { cwd: demo.dir });
+    const head = await cli(['check', '--against', 'HEAD~0', '--format', 'json'], { cwd: demo.dir });
     expect(head.code).toBe(0);
     expect(report(head).diagnostics).toEqual([]);
-    const unknown = cli(['check', '--against', 'no-such-branch'], { cwd: demo.dir });
+    const unknown = await cli(['check', '--against', 'no-such-branch'], { cwd: demo.dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Cannot find the git revision `no-such-branch` (from --against)');
   }));

@@ -1,29 +1,30 @@
 import { join } from 'node:path';
-import { cli, repo, withDemo } from '../cli/helpers.js';
+import { cli, cliInProcess, repo, withDemo } from '../cli/helpers.js';
 
 // Issue #10, items 8 and 11: what the user typed is named in the message, with what exists;
-// nothing a user supplies ends in a stack trace.
+// nothing a user supplies ends in a stack trace. What render names runs the CLI in this process
+// (see cliInProcess); errors, their stack traces and PROMPT_CONTRACT_DEBUG go through the binary.
 
 const stack = /^\s+at /m;
 
 describe('render names what it does not know', () => {
-  test('an unknown prompt: the known prompts, the prompts folder, and a guess', () => {
-    const plain = cli(['render', 'nope']);
+  test('an unknown prompt: the known prompts, the prompts folder, and a guess', async () => {
+    const plain = await cliInProcess(['render', 'nope']);
     expect(plain.code).toBe(2);
     expect(plain.stderr).toBe('prompt-contract: Unknown prompt `nope`, expected one of `order_triage`, `refund_agent`, `status_chat` (the `.prompt` files in `prompts`) (render/unknown-prompt)\n');
-    const typo = cli(['render', 'refund_agnt', '--case', 'legacy_order']);
+    const typo = await cliInProcess(['render', 'refund_agnt', '--case', 'legacy_order']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('; did you mean `refund_agent`?');
   });
 
-  test('the prompts folder is shown as the user would type it, from another folder too', () => {
-    const result = cli(['render', 'nope', '--config', join(repo, 'prompt-contract.config.ts')], { cwd: join(repo, 'docs') });
+  test('the prompts folder is shown as the user would type it, from another folder too', async () => {
+    const result = await cliInProcess(['render', 'nope', '--config', join(repo, 'prompt-contract.config.ts')], { cwd: join(repo, 'docs') });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('(the `.prompt` files in `../prompts`)');
   });
 
-  test('an unknown case: the cases of that prompt, and a guess', () => {
-    const result = cli(['render', 'refund_agent', '--case', 'legacy_ordr']);
+  test('an unknown case: the cases of that prompt, and a guess', async () => {
+    const result = await cliInProcess(['render', 'refund_agent', '--case', 'legacy_ordr']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('prompt-contract: Unknown case `legacy_ordr` for prompt `refund_agent`, expected one of `standard_refund`, `legacy_order`, `empty_retrieval`; did you mean `legacy_order`? (render/unknown-case)\n');
   });
