@@ -59,6 +59,8 @@ interface CacheFile {
   prompts?: string[];
   /** The findings of the recorded-call files, under a key of their stamps and the options. */
   recorded?: Entry;
+  /** The provider lint's findings, under a key of the providers (the tools are in the run's key). */
+  lint?: Entry;
 }
 
 /** Every file below `dir` that the prompt module reads or could read (dot files and node_modules are skipped, as it skips them), with its stamp. */
@@ -345,6 +347,17 @@ export class CheckCache {
     const entry = this.#old?.recorded;
     const trusted = this.#old !== undefined && !stamps.some((s) => racy(s, this.#old!.at));
     return { found: trusted && entry && entry.key === key ? entry.diagnostics : undefined, key };
+  }
+
+  /** The provider lint's findings from the last run: they depend on the tools, the providers and this package only. */
+  lint(providers: readonly string[]): Diagnostic[] | undefined {
+    const entry = this.#old?.lint;
+    return entry && entry.key === sha(...providers) ? entry.diagnostics : undefined;
+  }
+
+  storeLint(providers: readonly string[], diagnostics: Diagnostic[]): void {
+    this.#next.lint = { key: sha(...providers), diagnostics };
+    this.#changed = true;
   }
 
   storeRecorded(key: string, diagnostics: Diagnostic[]): void {

@@ -215,7 +215,6 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
     }
     out.push(...found);
   }
-  cache?.write();
   if (once && config.persisted && config.persisted.length > 0) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
     const { checkPersisted } = await import('./persisted.js');
@@ -224,7 +223,15 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   }
   const old = once ? baselineTools(project, against?.ref, against?.from) : undefined;
   if (old) out.push(...(await diffWithWitnesses(old, tools, config.recorded ?? [], project)));
-  if (once && config.providers && config.providers.length > 0) out.push(...lintProviders(tools, config.providers));
+  if (once && config.providers && config.providers.length > 0) {
+    let found = cache?.lint(config.providers);
+    if (found === undefined) {
+      found = lintProviders(tools, config.providers);
+      cache?.storeLint(config.providers, found);
+    }
+    out.push(...found);
+  }
+  cache?.write();
 
   return relativePaths(project, await applyProjectPolicy(project, dedupe(out)));
 }

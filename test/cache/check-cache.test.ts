@@ -95,6 +95,8 @@ test.each<[string, (demo: ReturnType<typeof demoCopy>) => void, string, number]>
   ['a cases file', (d) => d.edit('prompts/cases/status_chat.yaml', 'question: Is order A-2210 on its way?', 'questions: Is order A-2210 on its way?'), 'render/', CASES - perPrompt.status_chat],
   ['a tool description', (d) => d.edit('prompts/tools/descriptions.yaml', 'Amount to refund in cents, e.g. 4200 for £42.00.', 'Amount to refund, in cents.'), 'snapshot/outdated', 0],
   ['a tool', (d) => d.edit('prompts/tools/index.ts', 'amount_cents: z.number().int().min(1).max(100_000)', 'amount_cents: z.number().int().min(1).max(1_000)'), 'example/invalid-arguments', 0],
+ // Provider lint findings are kept under the tools and the providers: a name providers warn about shows through the cache.
+  ['a tool\'s fit with a provider', (d) => d.edit('prompts/tools/index.ts', 'note: z.string().max(500).optional(),', "note: z.string().max(500).optional(),\n      'gift card?': z.string().optional(),"), 'provider/', 0],
   ['the config', (d) => d.edit('prompt-contract.config.ts', "providers: ['anthropic', 'openai'],", "providers: ['anthropic', 'openai'],\n  strictExamples: true,"), 'example/', 0],
   ['a snapshot', (d) => d.edit('snapshots/status_chat/first_message.txt', 'Priya', 'Pria'), 'snapshot/outdated', CASES - 1],
   // Recorded calls are kept by their files' stamps: the prompts are untouched, every case is reused.
