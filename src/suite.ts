@@ -394,7 +394,15 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
     if (config.recorded && config.recorded.length > 0) {
       test('recorded tool calls fit the current schemas', async () => {
-        settle('Recorded calls that the current schemas reject:', await policy(await run.validateRecordedFiles(tools, config.recorded!, { ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) })), reported);
+        const recordedOptions = { ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) };
+        // Kept in the cache `check` keeps, while no recorded file and no tool changed.
+        const cached = cache?.recorded(config.recorded!, recordedOptions);
+        let found = cached?.found;
+        if (found === undefined) {
+          found = await run.validateRecordedFiles(tools, config.recorded!, { compiler, ...recordedOptions });
+          if (cached) cache?.storeRecorded(cached.key, found);
+        }
+        settle('Recorded calls that the current schemas reject:', await policy(found), reported);
       });
     }
     for (const source of once ? (config.persisted ?? []) : []) {
@@ -407,7 +415,12 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
     for (const provider of once ? (config.providers ?? []) : []) {
       test(`tool schemas fit the \`${provider}\` profile`, async () => {
-        settle(`Tool schemas outside what \`${provider}\` accepts:`, await policy(run.lintProviders(tools, [provider])), reported);
+        let found = cache?.lint([provider]);
+        if (found === undefined) {
+          found = run.lintProviders(tools, [provider]);
+          cache?.storeLint([provider], found);
+        }
+        settle(`Tool schemas outside what \`${provider}\` accepts:`, await policy(found), reported);
       });
     }
 

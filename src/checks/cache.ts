@@ -31,7 +31,7 @@ import type { Project } from '../project.js';
 import { snapshotFile } from '../snapshot/state.js';
 import type { CaseRef } from './cases.js';
 
-const FORMAT = 2;
+const FORMAT = 3;
 /** The environment variable that names another cache folder (CI caches keep it between jobs). */
 export const CACHE_DIR_ENV = 'PROMPT_CONTRACT_CACHE_DIR';
 
@@ -59,8 +59,8 @@ interface CacheFile {
   prompts?: string[];
   /** The findings of the recorded-call files, under a key of their stamps and the options. */
   recorded?: Entry;
-  /** The provider lint's findings, under a key of the providers (the tools are in the run's key). */
-  lint?: Entry;
+  /** The provider lint's findings by the providers linted (the tools are in the run's key). */
+  lint?: Record<string, Diagnostic[]>;
 }
 
 /** Every file below `dir` that the prompt module reads or could read (dot files and node_modules are skipped, as it skips them), with its stamp. */
@@ -351,12 +351,12 @@ export class CheckCache {
 
   /** The provider lint's findings from the last run: they depend on the tools, the providers and this package only. */
   lint(providers: readonly string[]): Diagnostic[] | undefined {
-    const entry = this.#old?.lint;
-    return entry && entry.key === sha(...providers) ? entry.diagnostics : undefined;
+    const found = this.#old?.lint?.[providers.join('\u0000')];
+    return Array.isArray(found) ? found : undefined;
   }
 
   storeLint(providers: readonly string[], diagnostics: Diagnostic[]): void {
-    this.#next.lint = { key: sha(...providers), diagnostics };
+    this.#next.lint = { ...(this.#next.lint ?? {}), [providers.join('\u0000')]: diagnostics };
     this.#changed = true;
   }
 

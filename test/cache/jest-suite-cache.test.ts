@@ -27,7 +27,7 @@ const reused = (out: string): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 
-test('a second run reuses every clean case; an edited example fails the next run at its line, and only its prompt is redone', async () => {
+test('a second run reuses every clean case; an edited example and an edited log fail the next run, and only the example\'s prompt is redone', async () => {
   const first = await runJestAsync(demo.dir, [], env);
   expect(first.code).toBe(0);
   expect(reused(first.out)).toBe(0);
@@ -40,7 +40,11 @@ test('a second run reuses every clean case; an edited example fails the next run
   expect(snapshots(second.out)).toBe(snapshots(first.out));
 
   demo.edit('prompts/examples/order_triage.yaml', 'reason: customer_request', 'reason: changed_my_mind');
+  // Recorded calls are kept by their files' stamps: an edited log is read again.
+  demo.edit('prompts/observed/recorded_calls.jsonl', /"reason":"goodwill"/g, '"reason":"kindness"');
   const third = await runJestAsync(demo.dir, [], env);
+  expect(third.out).toMatch(/✕ recorded tool calls fit the current schemas/);
+  expect(third.out).toContain('recorded/invalid');
   expect(third.code).toBe(1);
   const line = lineOf(demo.read('prompts/examples/order_triage.yaml'), 'reason: changed_my_mind');
   expect(third.out).toMatch(new RegExp(`prompts/examples/order_triage\\.yaml\\s+${line}:\\d+\\s+error\\s.*example/invalid-arguments`));
