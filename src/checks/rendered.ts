@@ -18,7 +18,7 @@ import { LineIndex } from '../util/lines.js';
  * template line. The rendered place stays in `related`.
  */
 export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<RenderedCase, 'sourceMap' | 'text'>, renderedAt?: { file: string; message: string }, blockEnds: ReadonlyMap<number, number> = new Map()): Diagnostic[] {
-  // Most renders have nothing to place: neither the line index nor the source map is made for them.
+  // Most renders have nothing to place: no line index is made for them.
   if (!diagnostics.some((d) => d.offset !== undefined)) return [...diagnostics];
   const lines = new LineIndex(rendered.text);
   return diagnostics.map((d) => {

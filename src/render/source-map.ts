@@ -44,36 +44,14 @@ interface Region {
  * produced them. Regions (data) win over template points; among regions the innermost wins.
  */
 export class SourceMap {
-  #points: TemplatePoint[];
-  #regions: Region[];
+  readonly #points: TemplatePoint[];
+  readonly #regions: Region[];
   readonly #text: string;
-  #compute: (() => SourceMap) | undefined;
 
   constructor(text: string, points: TemplatePoint[], regions: Region[]) {
     this.#text = text;
     this.#points = points;
     this.#regions = regions;
-  }
-
-  /**
-   * A map made only when first asked: most renders have no finding to place, and rendering
-   * with markers and decoding them costs more than the render itself. `compute` renders `text`
-   * again with markers; it must give the same text, or the places would be wrong.
-   */
-  static deferred(text: string, compute: () => SourceMap): SourceMap {
-    const map = new SourceMap(text, [], []);
-    map.#compute = compute;
-    return map;
-  }
-
-  #ready(): void {
-    const compute = this.#compute;
-    if (!compute) return;
-    this.#compute = undefined;
-    const made = compute();
-    if (made.#text !== this.#text) throw new Error('prompt-contract: the render with source markers gave another text than the render without; please report this with the template');
-    this.#points = made.#points;
-    this.#regions = made.#regions;
   }
 
   /** Where the text at `offset` was written. */
@@ -88,7 +66,6 @@ export class SourceMap {
    * rendered for a data item, and what an expression printed maps to the item it printed.
    */
   locate(start: number, end: number): SourceLocation | undefined {
-    this.#ready();
     let inside: Region | undefined;
     let around: Region | undefined;
     for (const r of this.#regions) {
@@ -125,7 +102,6 @@ export class SourceMap {
 
   /** Every data region, for tests and for "which examples did this case render". */
   get regions(): ReadonlyArray<Readonly<Region>> {
-    this.#ready();
     return this.#regions;
   }
 }
