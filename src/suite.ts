@@ -331,7 +331,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         const own: Diagnostic[] = [];
         const examples = checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notations });
         // What `check` keeps for this case: a written or updated snapshot is the file as now written.
-        cache?.storeCase(ref, [...rawInput, ...examples, ...run.snapshotFindings(result.status === 'written' || result.status === 'updated' ? { ...result, status: 'matched' } : result, ref)]);
+        // An input error `check` stops the case at, even where the policy lowered it, is all `check` reports for it.
+        cache?.storeCase(ref, rawInput.some((d) => d.severity === 'error') ? rawInput : [...rawInput, ...examples, ...run.snapshotFindings(result.status === 'written' || result.status === 'updated' ? { ...result, status: 'matched' } : result, ref)]);
         settledCases.add(file);
         for (const d of examples) {
           const key = findingKey(d);

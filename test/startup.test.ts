@@ -69,3 +69,17 @@ test('outside Jest, the Markdown fallback is required the first time a text need
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('ajv-formats loads for a format under a property named like a keyword (`default`, `enum`), whatever was compiled before', () => {
+  // A fresh process: formats are added to the shared Ajv on the first schema that may use them.
+  const script = `import { SchemaCompiler } from ${JSON.stringify(pathToFileURL(join(repo, 'dist/schema/validator.js')).href)};\nconst v = new SchemaCompiler().compile({ type: 'object', properties: { default: { type: 'string', format: 'email' }, enum: { type: 'string', format: 'date' } } });\nprocess.stdout.write(JSON.stringify([v({ default: 'not an email' }), v({ enum: 'not a date' }), v({ default: 'a@b.co', enum: '2026-12-03' })]));\n`;
+  const dir = mkdtempSync(join(tmpdir(), 'prompt-contract-formats-'));
+  try {
+    writeFileSync(join(dir, 'run.mjs'), script);
+    const r = spawnSync(process.execPath, [join(dir, 'run.mjs')], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([false, false, true]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

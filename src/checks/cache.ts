@@ -31,7 +31,7 @@ import type { Project } from '../project.js';
 import { snapshotFile } from '../snapshot/state.js';
 import type { CaseRef } from './cases.js';
 
-const FORMAT = 3;
+const FORMAT = 4;
 /** The environment variable that names another cache folder (CI caches keep it between jobs). */
 export const CACHE_DIR_ENV = 'PROMPT_CONTRACT_CACHE_DIR';
 
@@ -92,11 +92,12 @@ const sha = (...parts: readonly string[]): string => {
   return h.digest('base64url');
 };
 
-/** Size, time and inode of a file, or `absent`: what a snapshot's key holds (reading 5,000 snapshots would cost more than their checks save). */
+/** Size, times and inode of a file, or `absent`: what a snapshot's key holds (reading 5,000 snapshots would cost more than their checks save). */
 function stamp(file: string): string {
   try {
     const s = statSync(file, { bigint: true });
-    return s.isFile() ? `${s.size}:${s.mtimeNs}:${s.ino}` : `not a file:${s.mode}`;
+    // The change time too: an in-place write that restores the modification time (`cp -p`, `touch -r`) still moves it.
+    return s.isFile() ? `${s.size}:${s.mtimeNs}:${s.ino}:${s.ctimeNs}` : `not a file:${s.mode}`;
   } catch {
     return 'absent';
   }
@@ -131,7 +132,7 @@ function code(): string {
   };
   walk(root);
   const load = createRequire(import.meta.url);
-  for (const name of ['ajv', 'handlebars', 'js-yaml', 'mdast-util-from-markdown', 'zod']) {
+  for (const name of ['ajv', 'ajv-formats', 'handlebars', 'js-yaml', 'mdast-util-from-markdown', 'micromark', 'remark-parse', 'unified', 're2js', 'diff', 'zod']) {
     try {
       parts.push(`${name}@${(load(`${name}/package.json`) as { version: string }).version}`);
     } catch {
@@ -243,7 +244,8 @@ export class CheckCache {
       config.file,
       configText,
       project.cwd ?? process.cwd(),
-      JSON.stringify(project.tools),
+      // Maps (the places of schema nodes, where findings point) as their entries: JSON.stringify would write `{}`.
+      JSON.stringify(project.tools, (_key, value: unknown) => (value instanceof Map ? [...value] : value)),
       JSON.stringify({ strict: options.strict, snapshots: config.snapshots, prompts: config.prompts }),
     );
     let old: CacheFile | undefined;
@@ -278,7 +280,8 @@ export class CheckCache {
     if (key !== undefined) return key;
     const prompt = this.#project.module.prompts.get(name)!;
     // The whole file, frontmatter included: a line moved there moves where findings point.
-    const parts = [name, prompt.source.file, this.#hashOf(resolve(this.#project.cwd ?? process.cwd(), prompt.source.file)), this.#partialsKey()];
+    // The text as the module parsed it: a read of the file now could see an edit made since.
+    const parts = [name, prompt.source.file, sha(prompt.sourceText ?? JSON.stringify([prompt.meta, prompt.source])), this.#partialsKey()];
     for (const doc of [prompt.examples?.doc, prompt.turns?.doc, prompt.retrieval?.doc]) parts.push(doc ? this.#hashOf(`yaml:${doc.file}`, doc.text) : '-');
     this.#promptKeys.set(name, (key = sha(...parts)));
     return key;
@@ -343,7 +346,8 @@ export class CheckCache {
    */
   recorded(files: readonly string[], options: object): { found: Diagnostic[] | undefined; key: string } {
     const stamps = this.#recordedStamps(files);
-    const key = sha(JSON.stringify(options), ...files, ...stamps);
+    // The line limit may come from the environment (PROMPT_CONTRACT_MAX_LINE_BYTES) rather than the options.
+    const key = sha(JSON.stringify(options), process.env.PROMPT_CONTRACT_MAX_LINE_BYTES ?? '', ...files, ...stamps);
     const entry = this.#old?.recorded;
     const trusted = this.#old !== undefined && !stamps.some((s) => racy(s, this.#old!.at));
     return { found: trusted && entry && entry.key === key ? entry.diagnostics : undefined, key };

@@ -49,6 +49,8 @@ export interface PromptDefinition {
   tools: string[];
   toolsAt: Array<{ file: string; line?: number; column?: number }>;
   input: Record<string, unknown>;
+  /** The whole `.prompt` file as read, frontmatter included (what the check cache keys a prompt by). */
+  sourceText?: string;
   examples?: DataSet & { items: DataItem[] };
   /** Examples that render as message turns (`examples: { file, turns: true }`), not through a partial. */
   turns?: { doc: YamlDocument; items: DataItem[] };
@@ -90,7 +92,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 function casesPrompt(path: string): string | undefined {
   const text = readRegularFileSync(path);
-  const names = [...text.matchAll(/^prompt:[ \t]*(["']?)([\w.-]+)\1[ \t]*(?:#.*)?$/gm)];
+  const names = [...text.matchAll(/^prompt:[ \t]*(["']?)([\w.-]+)\1(?:[ \t]+#.*)?[ \t]*$/gm)];
   return names.length === 1 ? names[0]![2] : undefined;
 }
 
@@ -221,6 +223,7 @@ export function loadPromptModule(root: string, cwd = process.cwd(), only?: Reado
       tools,
       toolsAt: tools.map((_t, i) => (frontmatter ? where(frontmatter, ['tools', i]) : { file })),
       input: isRecord(meta.input) && isRecord(meta.input.default) ? meta.input.default : {},
+      sourceText: text,
       meta,
       cases: new Map(),
     };

@@ -86,16 +86,13 @@ function addFormatsTo(ajv: Ajv): void {
   withFormats.add(ajv);
 }
 
-/** Whether a schema has a `format` keyword anywhere (cached per compiled body). */
+/**
+ * Whether a schema may use `format`: any key or string `"format"` in it. Erring on the side of
+ * loading the formats keeps validation the same whatever was compiled before (a property
+ * named `default` or `enum` holds a schema too, so no key can be skipped).
+ */
 function namesFormat(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(namesFormat);
-  if (!isRecord(schema)) return false;
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
-    if (key === 'format' && typeof value === 'string') return true;
-    if (typeof value === 'object' && value !== null && namesFormat(value)) return true;
-  }
-  return false;
+  return JSON.stringify(schema).includes('"format"');
 }
 
 function makeAjv(draft: Draft, ownProperties: boolean): Ajv {

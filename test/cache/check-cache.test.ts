@@ -132,6 +132,31 @@ test('a same-size edit within the second of a cached run is still seen, where th
   expect(cached.findings).toEqual((await check(demo.dir, false)).findings);
 });
 
+test('an in-place rewrite that restores the file\'s time (cp -p, touch -r) is still seen', async () => {
+  const demo = await warmDemo();
+  const file = join(demo.dir, 'snapshots/status_chat/first_message.txt');
+  const before = statSync(file);
+  demo.edit('snapshots/status_chat/first_message.txt', 'Priya', 'Pryia');
+  utimesSync(file, before.atime, before.mtime);
+  const after = statSync(file);
+  expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino]);
+  const cached = await check(demo.dir, true);
+  expect(cached.findings).toContainEqual(expect.objectContaining({ ruleId: 'snapshot/outdated' }));
+  expect(cached.findings).toEqual((await check(demo.dir, false)).findings);
+});
+
+test('a line limit from the environment is part of the recorded files\' key', async () => {
+  const demo = await warmDemo();
+  process.env.PROMPT_CONTRACT_MAX_LINE_BYTES = '100';
+  try {
+    const cached = await check(demo.dir, true);
+    expect(cached.findings.map((d) => d.ruleId)).toContain('recorded/line-too-long');
+    expect(cached.findings).toEqual((await check(demo.dir, false)).findings);
+  } finally {
+    delete process.env.PROMPT_CONTRACT_MAX_LINE_BYTES;
+  }
+});
+
 test('a new file in the prompts folder is read, and every unchanged case is still reused', async () => {
   const demo = await warmDemo();
   writeFileSync(join(demo.dir, 'prompts', 'NOTES.md'), 'Not a prompt.\n');
