@@ -18,14 +18,17 @@ import { LineIndex } from '../util/lines.js';
  * template line. The rendered place stays in `related`.
  */
 export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<RenderedCase, 'sourceMap' | 'text'>, renderedAt?: { file: string; message: string }, blockEnds: ReadonlyMap<number, number> = new Map()): Diagnostic[] {
-  // Most renders have nothing to place: no line index is made for them.
+  // Most renders have nothing to place: neither the line index nor the source map is made for them.
   if (!diagnostics.some((d) => d.offset !== undefined)) return [...diagnostics];
   const lines = new LineIndex(rendered.text);
   return diagnostics.map((d) => {
     if (d.offset === undefined) return d;
     const { offset: _offset, endOffset, ...rest } = d;
     const loc = rendered.sourceMap.locate(d.offset, endOffset ?? blockEnds.get(d.offset) ?? d.offset);
-    if (!loc) return d;
+    if (!loc) {
+      // No place in a source file: the rendered text's own line, in the snapshot where a reviewer reads it.
+      return renderedAt ? { ...rest, file: renderedAt.file, line: lines.at(d.offset).line + SNAPSHOT_TEXT_LINE - 1, column: lines.at(d.offset).column } : d;
+    }
     const at = loc.origin && d.instancePath !== undefined ? locateInstance(loc.origin, d.instancePath) : loc;
     // The same place in the snapshot, where a reviewer sees the text as sent.
     const related = renderedAt ? [...(d.related ?? []), { message: renderedAt.message, file: renderedAt.file, line: lines.at(d.offset).line + SNAPSHOT_TEXT_LINE - 1 }] : d.related;

@@ -3,7 +3,7 @@ import type { HelperOptions } from 'handlebars';
 import { InputError } from '../util/errors.js';
 import { suggestName } from '../util/suggest.js';
 import { checkTemplate, templateSyntaxError } from './template-errors.js';
-import { decode, emptySourceMap, hasMarkers, MarkerTable, RegionRecorder, type DataOrigin, type SourceMap } from './source-map.js';
+import { decode, emptySourceMap, hasMarkers, MarkerTable, RegionRecorder, SourceMap, type DataOrigin } from './source-map.js';
 
 /** A template file: its path as shown to people, its text, and the line its body starts on. */
 export interface TemplateSource {
@@ -210,7 +210,7 @@ export class PromptEnvironment {
   readonly #originOf: (value: unknown) => DataOrigin | undefined;
   readonly #programs = new Map<string, { source: TemplateSource; program: Program }>();
   readonly #templates = new Map<string, Handlebars.TemplateDelegate>();
-  /** Without markers, for the rare text that already holds marker code points. */
+  /** Without markers: every render's text, and the map of a text that already holds marker code points. */
   #plain: { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } | undefined;
   readonly #partialsHoldMarkers: boolean;
 
@@ -245,20 +245,38 @@ export class PromptEnvironment {
   }
 
   /**
-   * Renders a template body with `context`: the exact text and its source map. A text that
-   * already holds the marker code points renders without a source map rather than a wrong one.
+   * Renders a template body with `context`: the exact text and its source map. The text is
+   * rendered without markers; the map is made only when a finding asks for a place, by a
+   * second render with markers (see SourceMap.deferred). A render that fails is done again
+   * with markers, whose environment names the partial an error happened in.
    */
   render(source: TemplateSource, context: object, data: Record<string, unknown> = {}): { text: string; sourceMap: SourceMap } {
+    let text: string;
+    try {
+      const plain = this.#plainEnvironment();
+      const key = `${source.file}\0${source.body}`;
+      let template = plain.templates.get(key);
+      if (!template) {
+        // Read and checked as the marked render reads it (unknown helpers in any branch, syntax).
+        parseTemplate(source);
+        plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
+      }
+      text = template(context, { data });
+    } catch {
+      return this.#marked(source, context, data);
+    }
+    return { text, sourceMap: SourceMap.deferred(text, () => this.#marked(source, context, data).sourceMap) };
+  }
+
+  /** The render with markers: the text and its source map. A text that already holds the marker code points renders without a map rather than with a wrong one. */
+  #marked(source: TemplateSource, context: object, data: Record<string, unknown>): { text: string; sourceMap: SourceMap } {
     try {
       if (this.#partialsHoldMarkers || hasMarkers(source.body) || hasMarkers(JSON.stringify(context) ?? '')) {
         const plain = this.#plainEnvironment();
         const key = `${source.file}\0${source.body}`;
         let template = plain.templates.get(key);
-        if (!template) {
-          const program = parseTemplate(source);
-          this.#programs.set(`\0${key}`, { source, program });
-          plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
-        }
+        if (!template) plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
+        if (!this.#programs.has(`\0${key}`)) this.#programs.set(`\0${key}`, { source, program: parseTemplate(source) });
         const text = this.#attribute(source, () => template(context, { data }));
         return { text, sourceMap: emptySourceMap(text) };
       }

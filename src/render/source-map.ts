@@ -44,14 +44,45 @@ interface Region {
  * produced them. Regions (data) win over template points; among regions the innermost wins.
  */
 export class SourceMap {
-  readonly #points: TemplatePoint[];
-  readonly #regions: Region[];
+  #points: TemplatePoint[];
+  #regions: Region[];
   readonly #text: string;
+  #compute: (() => SourceMap) | undefined;
 
   constructor(text: string, points: TemplatePoint[], regions: Region[]) {
     this.#text = text;
     this.#points = points;
     this.#regions = regions;
+  }
+
+  /**
+   * A map made only when first asked: most renders have no finding to place, and rendering
+   * with markers and decoding them costs more than the render itself. `compute` renders `text`
+   * again with markers; where that fails or gives another text, the map knows no places.
+   */
+  static deferred(text: string, compute: () => SourceMap): SourceMap {
+    const map = new SourceMap(text, [], []);
+    map.#compute = compute;
+    return map;
+  }
+
+  #ready(): void {
+    const compute = this.#compute;
+    if (!compute) return;
+    this.#compute = undefined;
+    let made: SourceMap;
+    try {
+      made = compute();
+    } catch {
+      // The marked render cannot run this template (a chained `{{else if}}`): no places, and the finding still stands.
+      return;
+    }
+    // Markers can change the text: Handlebars indents a partial called on an indented line,
+    // and a marker on its last line is indented with it. Places in another text would be
+    // wrong ones; without them a finding points at the rendered text in the snapshot.
+    if (made.#text !== this.#text) return;
+    this.#points = made.#points;
+    this.#regions = made.#regions;
   }
 
   /** Where the text at `offset` was written. */
@@ -66,6 +97,7 @@ export class SourceMap {
    * rendered for a data item, and what an expression printed maps to the item it printed.
    */
   locate(start: number, end: number): SourceLocation | undefined {
+    this.#ready();
     let inside: Region | undefined;
     let around: Region | undefined;
     for (const r of this.#regions) {
@@ -102,6 +134,7 @@ export class SourceMap {
 
   /** Every data region, for tests and for "which examples did this case render". */
   get regions(): ReadonlyArray<Readonly<Region>> {
+    this.#ready();
     return this.#regions;
   }
 }
