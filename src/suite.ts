@@ -395,14 +395,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
     if (config.recorded && config.recorded.length > 0) {
       test('recorded tool calls fit the current schemas', async () => {
-        const recordedOptions = { ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) };
         // Kept in the cache `check` keeps, while no recorded file and no tool changed.
-        const cached = cache?.recorded(config.recorded!, recordedOptions);
-        let found = cached?.found;
-        if (found === undefined) {
-          found = await run.validateRecordedFiles(tools, config.recorded!, { compiler, ...recordedOptions });
-          if (cached) cache?.storeRecorded(cached.key, found);
-        }
+        const found = await run.recordedFindings(cache, tools, config.recorded!, { compiler, ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) });
         settle('Recorded calls that the current schemas reject:', await policy(found), reported);
       });
     }
@@ -416,11 +410,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
     for (const provider of once ? (config.providers ?? []) : []) {
       test(`tool schemas fit the \`${provider}\` profile`, async () => {
-        let found = cache?.lint([provider]);
-        if (found === undefined) {
-          found = run.lintProviders(tools, [provider]);
-          cache?.storeLint([provider], found);
-        }
+        const found = run.lintCached(cache, tools, [provider]);
         settle(`Tool schemas outside what \`${provider}\` accepts:`, await policy(found), reported);
       });
     }

@@ -166,7 +166,6 @@ export class CheckCache {
   /** The prompt files' stamps are those of the last run (see unchangedEntries). */
   #moduleUnchanged = false;
   reused = 0;
-  computed = 0;
 
   private constructor(project: Project, file: string, run: string, old: CacheFile | undefined) {
     this.#project = project;
@@ -206,7 +205,7 @@ export class CheckCache {
     return { order: old.order, prompts: old.prompts, cases, items };
   }
 
-  /** The findings of a case in `unchangedEntries`, counted as reused. */
+  /** The findings of a case in `unchangedEntries`, when it has them. */
   static caseOf(entries: { cases: Map<string, Diagnostic[]> }, ref: CaseRef): Diagnostic[] | undefined {
     return entries.cases.get(CheckCache.#id(ref));
   }
@@ -258,19 +257,10 @@ export class CheckCache {
     return new CheckCache(project, file, run, old);
   }
 
-  #hashOf(file: string, text?: string): string {
+  /** The hash of a data file's text as parsed, once per file. */
+  #hashOf(file: string, text: string): string {
     let h = this.#fileHashes.get(file);
-    if (h === undefined) {
-      let content = text;
-      if (content === undefined) {
-        try {
-          content = readFileSync(file, 'utf8');
-        } catch {
-          content = '\u0000unreadable';
-        }
-      }
-      this.#fileHashes.set(file, (h = sha(file, content)));
-    }
+    if (h === undefined) this.#fileHashes.set(file, (h = sha(file, text)));
     return h;
   }
 
@@ -318,7 +308,6 @@ export class CheckCache {
   }
 
   storeCase(ref: CaseRef, diagnostics: Diagnostic[]): void {
-    this.computed++;
     this.#next.cases[CheckCache.#id(ref)] = { key: this.#caseKey(ref), snapshot: this.#snapshotStamp(ref), diagnostics };
     this.#changed = true;
   }

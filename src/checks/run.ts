@@ -44,6 +44,25 @@ export async function diffWithWitnesses(oldTools: readonly ToolSpec[], newTools:
   return attachWitnesses(diagnostics, observedCalls(project, observed), oldTools, newTools);
 }
 
+/** Recorded-call findings, kept in the cache while no recorded file and no tool changed (recorded files are logs, read again on every run). */
+export async function recordedFindings(cache: CheckCache | undefined, tools: readonly ToolSpec[], files: readonly string[], options: { compiler?: SchemaCompiler; maxLineBytes?: number; shard?: Shard }): Promise<Diagnostic[]> {
+  const { compiler, ...keyed } = options;
+  const cached = cache?.recorded(files, keyed);
+  if (cached?.found) return cached.found;
+  const found = await validateRecordedFiles(tools, files, options);
+  if (cached) cache?.storeRecorded(cached.key, found);
+  return found;
+}
+
+/** The provider lint, kept in the cache with the run's tools. */
+export function lintCached(cache: CheckCache | undefined, tools: readonly ToolSpec[], providers: readonly string[]): Diagnostic[] {
+  const cached = cache?.lint(providers);
+  if (cached) return cached;
+  const found = lintProviders(tools, providers);
+  cache?.storeLint(providers, found);
+  return found;
+}
+
 /** Lints tools for each named provider; an unknown provider name cannot run. */
 export function lintProviders(tools: readonly ToolSpec[], providers: readonly string[]): Diagnostic[] {
   return providers.flatMap((p) => lintOne(tools, p));
@@ -205,15 +224,7 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
     out.push(...checkHandlers(tools));
   }
   if (config.recorded && config.recorded.length > 0) {
-    // Recorded files are logs: the cache keeps their findings while no file and no tool changed.
-    const recordedOptions = { ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) };
-    const cached = cache?.recorded(config.recorded, recordedOptions);
-    let found = cached?.found;
-    if (found === undefined) {
-      found = await validateRecordedFiles(tools, config.recorded, { compiler, ...recordedOptions });
-      if (cached) cache?.storeRecorded(cached.key, found);
-    }
-    out.push(...found);
+    out.push(...(await recordedFindings(cache, tools, config.recorded, { compiler, ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) })));
   }
   if (once && config.persisted && config.persisted.length > 0) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
@@ -223,14 +234,7 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   }
   const old = once ? baselineTools(project, against?.ref, against?.from) : undefined;
   if (old) out.push(...(await diffWithWitnesses(old, tools, config.recorded ?? [], project)));
-  if (once && config.providers && config.providers.length > 0) {
-    let found = cache?.lint(config.providers);
-    if (found === undefined) {
-      found = lintProviders(tools, config.providers);
-      cache?.storeLint(config.providers, found);
-    }
-    out.push(...found);
-  }
+  if (once && config.providers && config.providers.length > 0) out.push(...lintCached(cache, tools, config.providers));
   cache?.write();
 
   return relativePaths(project, await applyProjectPolicy(project, dedupe(out)));
