@@ -24,18 +24,31 @@ const placeholderNames: RegExp[] = [
   /^(?:\.\.\.|…)$/,
 ];
 
+const placeholderNameSeen = new Map<string, boolean>();
+
 export function isPlaceholderName(name: string): boolean {
-  return placeholderNames.some((re) => re.test(name.trim())) || templateVariable.test(name);
+  // Every call of a text asks about its tool's name: the answer is kept (for a bounded number of names).
+  let answer = placeholderNameSeen.get(name);
+  if (answer === undefined) {
+    answer = placeholderNames.some((re) => re.test(name.trim())) || templateVariable.test(name);
+    if (placeholderNameSeen.size >= 4096) placeholderNameSeen.clear();
+    placeholderNameSeen.set(name, answer);
+  }
+  return answer;
 }
 
 const genericWords = /^<(?:value|values|val|param|params|parameter|arg|args|argument|arguments|string|str|number|int|integer|float|bool|boolean|object|dict|array|list|json|name|input|code|query|text)\d*>$/i;
 
 function placeholderValue(value: string): Placeholder | undefined {
-  const m = templateVariable.exec(value);
-  if (m) return { token: m[0], unrendered: true };
+  // Each test below needs its first character: most values (ids, amounts, sentences) are out after a look or two.
+  if (value.includes('{')) {
+    const m = templateVariable.exec(value);
+    if (m) return { token: m[0], unrendered: true };
+  }
   const t = value.trim();
-  if (/^\$[A-Z][A-Z0-9_]*$/.test(t)) return { token: t, unrendered: false };
-  if (/^<[A-Za-z][\w.]*[-_ ][\w .-]*>$/.test(t) || genericWords.test(t)) return { token: t, unrendered: false };
+  const first = t[0];
+  if (first === '$' && /^\$[A-Z][A-Z0-9_]*$/.test(t)) return { token: t, unrendered: false };
+  if (first === '<' && (/^<[A-Za-z][\w.]*[-_ ][\w .-]*>$/.test(t) || genericWords.test(t))) return { token: t, unrendered: false };
   if (t === '...' || t === '…') return { token: t, unrendered: false };
   if (proseValue(t)) return { token: t, unrendered: false };
   return undefined;
@@ -48,11 +61,13 @@ function placeholderValue(value: string): Placeholder | undefined {
  */
 function proseValue(t: string): boolean {
   if (t.length > 120 || t.includes('\n')) return false;
-  const words = t.split(/\s+/).length;
-  if (words <= 12 && /\bhere\b\.?(?:\s*\((?:optional|required)[^)]*\))?$/i.test(t) && /^(?:your|insert|the|a|an|[A-Za-z][\w-]*(?:\s[\w/-]+){0,4}\s+here)\b/i.test(t)) return true;
   if (/^true or false\b/i.test(t)) return true;
   if (/^\/?path\/to\/[\w./-]*$/i.test(t)) return true;
-  return words <= 12 && /\s\((?:optional|required)[^)]*\)$/i.test(t);
+  // The rest ends in `here` or in `(optional)`/`(required)`: the words are counted only then.
+  if (!/(?:\bhere\b\.?|\))$/i.test(t)) return false;
+  if (t.split(/\s+/).length > 12) return false;
+  if (/\bhere\b\.?(?:\s*\((?:optional|required)[^)]*\))?$/i.test(t) && /^(?:your|insert|the|a|an|[A-Za-z][\w-]*(?:\s[\w/-]+){0,4}\s+here)\b/i.test(t)) return true;
+  return /\s\((?:optional|required)[^)]*\)$/i.test(t);
 }
 
 /** A placeholder in a parsed call: its name, an argument key or a string value anywhere inside. */

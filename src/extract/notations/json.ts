@@ -62,8 +62,11 @@ function jsonBodyCalls(text: string, start: number, end: number, options: JsonBo
   const body = text.slice(start, end);
   const read = readJsonSequence(body);
   let values: unknown[];
-  if (read.ok) values = read.value;
-  else {
+  // Calls nested in a message or a request are pointed at one by one: read again, with offsets.
+  if (read.ok) {
+    const again = read.value.some(nests) ? readJsonSequence(body, { offsets: true }) : undefined;
+    values = again?.ok ? again.value : read.value;
+  } else {
     const py = options.python ? readPythonLiteral(body, body.length - body.trimStart().length) : undefined;
     if (py?.ok && !/\S/.test(body.slice(py.end))) values = [py.value];
     else {
@@ -153,6 +156,9 @@ export const jsonNotation = defineNotation<JsonMatch>({
     const shape = callsFromValue(match.value);
     // Any other JSON is data: it is read (so nothing inside it is taken for a call) and holds no call.
     if (shape.kind !== 'calls' && shape.kind !== 'error') return [];
-    return located(callsIn([match.value], false, context), 0);
+    // Calls nested in a message or a request are pointed at one by one: read again, with offsets.
+    const again = nests(match.value) ? readJson(context.text, match.start, { offsets: true }) : undefined;
+    const value = again?.ok ? again.value : match.value;
+    return located(callsIn([value], false, context), 0);
   },
 });
