@@ -95,19 +95,66 @@ function namesFormat(schema: unknown): boolean {
   return JSON.stringify(schema).includes('"format"');
 }
 
-function makeAjv(draft: Draft, ownProperties: boolean): Ajv {
-  // Schema patterns are untrusted: they run on a linear-time engine (src/util/regex.ts).
-  // `ownProperties`: a property the value inherits (`constructor`, `toString`) is not a property it has.
-  // `logger: false`: Ajv would print "unknown format ... ignored" to the console for every schema the
-  // lint compiles; an unknown format is tolerated like an unknown keyword, not a finding.
-  const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, ownProperties, logger: false, code: { regExp: patternEngine } } as const;
-  const ajv = (draft === '2020-12' ? new Ajv2020(options) : new (draftClass[draft]())(options)) as Ajv;
+/**
+ * The options every Ajv here shares. `logger: false`: Ajv would print "unknown format ...
+ * ignored" to the console for every schema the lint compiles; an unknown format is tolerated
+ * like an unknown keyword, not a finding.
+ */
+export const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: true, verbose: true, logger: false } as const;
+
+/** Keywords as validation reads them: string lengths in code points (see stringLength). */
+export function withKeywords<A extends Pick<Ajv, 'removeKeyword' | 'addKeyword'>>(ajv: A): A {
   ajv.removeKeyword('maxLength');
   ajv.removeKeyword('minLength');
   ajv.addKeyword(stringLength);
+  return ajv;
+}
+
+export const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** What the prebuilt meta-schema validator was generated from; it is used only when this matches. */
+export function metaStamp(): string {
+  return `ajv ${(load('ajv/package.json') as { version: string }).version} ${JSON.stringify(AJV_OPTIONS)}`;
+}
+
+/**
+ * The 2020-12 meta-schema's validator as Ajv compiles it, generated into `dist/` at build time
+ * (scripts/build-meta.mjs): compiling it costs more than any tool's schema and every run paid
+ * it. Undefined where it was not built (the sources run under a test runner) or was built by
+ * another Ajv; Ajv then compiles the meta-schema itself, to the same function.
+ */
+function prebuiltMeta(): ValidateFunction | undefined {
+  try {
+    const built = load('./meta-2020-12.cjs') as { stamp?: string; default?: ValidateFunction };
+    return built.stamp === metaStamp() && typeof built.default === 'function' ? built.default : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function makeAjv(draft: Draft, ownProperties: boolean): Ajv {
+  // Schema patterns are untrusted: they run on a linear-time engine (src/util/regex.ts).
+  // `ownProperties`: a property the value inherits (`constructor`, `toString`) is not a property it has.
+  const meta = draft === '2020-12' ? prebuiltMeta() : undefined;
+  // `defaultMeta` named: Ajv2020 would otherwise compile the meta-schema to find its own id.
+  const options = { ...AJV_OPTIONS, ownProperties, code: { regExp: patternEngine }, ...(meta ? { defaultMeta: META_2020 } : {}) };
+  const ajv = withKeywords((draft === '2020-12' ? new Ajv2020(options) : new (draftClass[draft]())(options)) as Ajv);
+  if (meta) {
+    // Every meta-schema check (Ajv's own before a compile, and compileFailure's) asks `validate`
+    // with the meta-schema's id: those go to the prebuilt function, with its errors where Ajv keeps them.
+    const validate = ajv.validate.bind(ajv);
+    ajv.validate = ((schemaKeyRef: unknown, data: unknown) => {
+      if (schemaKeyRef !== META_2020) return validate(schemaKeyRef as string, data);
+      const valid = meta(data);
+      ajv.errors = valid ? null : (meta.errors ?? null);
+      return valid;
+    }) as Ajv['validate'];
+    return ajv;
+  }
   // The meta-schema is compiled now, before any formats: what it accepts must not depend on
   // which schema came first. Its own `format`s (`uri-reference` on `$ref`) are left unchecked;
-  // a `$ref` that resolves to nothing fails the compile instead.
+  // a `$ref` that resolves to nothing fails the compile instead. (The prebuilt one is compiled
+  // without formats too.) Its two patterns are plain enough for V8's engine.
   ajv.validateSchema({});
   return ajv;
 }
