@@ -2,7 +2,7 @@
 // a person edits, a drift is made in a copy of the demo after a cached run, and the next
 // cached run must report exactly what a run without the cache reports, redoing the cases that
 // read the edited file and reusing the others.
-import { afterAll, afterEach, beforeAll, expect, jest, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, jest, test } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,22 +11,33 @@ import { loadProject } from '../../src/project.js';
 import { runCheck } from '../../src/checks/run.js';
 import { CACHE_DIR_ENV } from '../../src/checks/cache.js';
 import type { Diagnostic } from '../../src/report/diagnostic.js';
-import { demoCopy } from '../cli/helpers.js';
+import { demoCopy, stableScratch } from '../cli/helpers.js';
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'prompt-contract-cache-'));
+// Each test starts with an empty cache folder of its own: no test sees another's entries.
+const cacheRoot = mkdtempSync(join(tmpdir(), 'prompt-contract-cache-'));
+let cacheDir = '';
+let tests = 0;
 const saved = { dir: process.env[CACHE_DIR_ENV], stats: process.env.PROMPT_CONTRACT_CACHE_STATS };
 beforeAll(() => {
-  process.env[CACHE_DIR_ENV] = cacheDir;
   process.env.PROMPT_CONTRACT_CACHE_STATS = '1';
+});
+beforeEach(() => {
+  cacheDir = join(cacheRoot, String(++tests));
+  process.env[CACHE_DIR_ENV] = cacheDir;
 });
 afterAll(() => {
   for (const [key, value] of [[CACHE_DIR_ENV, saved.dir], ['PROMPT_CONTRACT_CACHE_STATS', saved.stats]] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
-  rmSync(cacheDir, { recursive: true, force: true });
+  rmSync(cacheRoot, { recursive: true, force: true });
+  scratch.remove();
 });
 
+// Each test's demo copy is made afresh in the same folder. The handler type's schema is kept in
+// memory for the life of this process by the path of its file, so one path means the TypeScript
+// generator runs once here rather than once a test (the file is never edited below).
+const scratch = stableScratch('check-cache');
 const demos: Array<ReturnType<typeof demoCopy>> = [];
 afterEach(() => {
   for (const d of demos.splice(0)) d.remove();
@@ -75,7 +86,7 @@ const CASES = 9;
 const perPrompt = { order_triage: 3, refund_agent: 3, status_chat: 3 };
 
 async function warmDemo(): Promise<ReturnType<typeof demoCopy>> {
-  const demo = demoCopy();
+  const demo = demoCopy(join(scratch.dir, 'project'));
   demos.push(demo);
   // Stored calls are never cached, and their database is read on every run: left out here.
   demo.edit('prompt-contract.config.ts', /\n  \/\/ Stored conversations[\s\S]*?\n  \],\n/, '\n');

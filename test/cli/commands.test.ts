@@ -1,12 +1,26 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPromptModule } from '../../src/render/module.js';
 import { listCases } from '../../src/render/render.js';
 import { cli, cliInProcess, repo, report } from './helpers.js';
 
 // Every command runs through the built binary at least once here (`check` in drift.test.ts,
-// `init` in init.test.ts): --help and usage errors, reading standard input, and one test each
+// `init` in init.test.ts): --help and a usage error, reading standard input, and one test each
 // of render, validate, diff and lint. The other tests run the CLI in this process (see cliInProcess).
+
+let scratch: string;
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'pc-commands-'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** `text` in a file of its own, for `extract` to read. */
+function promptFile(name: string, text: string): string {
+  const file = join(scratch, name);
+  writeFileSync(file, text);
+  return file;
+}
 
 const acceptance = join(repo, 'test', 'fixtures', 'acceptance');
 
@@ -44,10 +58,10 @@ describe('render', () => {
 });
 
 describe('usage and exit codes', () => {
-  test('usage errors exit 2; --help exits 0', () => {
+  test('usage errors exit 2; --help exits 0', async () => {
     expect(cli(['frobnicate']).code).toBe(2);
-    expect(cli(['check', '--format', 'yaml']).code).toBe(2);
-    expect(cli(['lint', '--provider', 'nope', join(acceptance, 'langchain/schemas.json')]).code).toBe(2);
+    expect((await cliInProcess(['check', '--format', 'yaml'])).code).toBe(2);
+    expect((await cliInProcess(['lint', '--provider', 'nope', join(acceptance, 'langchain/schemas.json')])).code).toBe(2);
     const help = cli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('check');
@@ -113,15 +127,15 @@ describe('extract', () => {
     });
   });
 
-  test('an unparseable call is a finding with exit 1', () => {
-    const result = cli(['extract', '-'], { input: '```tool_call\n{"name": "x", "arguments": {\n```\n' });
+  test('an unparseable call is a finding with exit 1', async () => {
+    const result = await cliInProcess(['extract', promptFile('unparseable.md', '```tool_call\n{"name": "x", "arguments": {\n```\n')]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('example/unparseable');
   });
 
-  test('Hermes few-shot prompt assets extract as calls', () => {
+  test('Hermes few-shot prompt assets extract as calls', async () => {
     const shots = JSON.parse(readFileSync(join(acceptance, 'hermes/few_shot.json'), 'utf8')) as Array<{ example: string }>;
-    const result = cli(['extract', '-', '--format', 'json'], { input: shots[0]!.example });
+    const result = await cliInProcess(['extract', promptFile('hermes.md', shots[0]!.example), '--format', 'json']);
     const out = JSON.parse(result.stdout) as { examples: Array<{ notation: string }> };
     expect(out.examples.length).toBeGreaterThan(0);
     expect(out.examples.every((e) => e.notation === 'hermes')).toBe(true);
@@ -159,11 +173,11 @@ describe('diff and lint', () => {
     expect(report(r).diagnostics.some((d) => d.ruleId === 'compat/tool-removed')).toBe(true);
   });
 
-  test('lint finds what Gemini refuses in a zod-generated MCP server, and nothing for mcp', () => {
+  test('lint finds what Gemini refuses in a zod-generated MCP server, and nothing for mcp', async () => {
     const gemini = cli(['lint', join(mcp, 'memory.json'), '--provider', 'gemini', '--format', 'json']);
     expect(gemini.code).toBe(1);
     expect(report(gemini).diagnostics.some((d) => d.ruleId === 'provider/unsupported-keyword')).toBe(true);
-    const mcpProfile = cli(['lint', join(mcp, 'memory.json'), '--provider', 'mcp', '--format', 'json']);
+    const mcpProfile = await cliInProcess(['lint', join(mcp, 'memory.json'), '--provider', 'mcp', '--format', 'json']);
     expect(mcpProfile.code).toBe(0);
   });
 

@@ -254,10 +254,14 @@ export class JestBatch {
   constructor(name: string) {
     this.root = stableScratch(`jest-${name}`).dir;
     writeFileSync(join(this.root, 'setup.mjs'), [
+      "import { readFileSync } from 'node:fs';",
       "import { dirname } from 'node:path';",
       '// The project folder of this test file: `jest` started there in a real project.',
       'const project = dirname(dirname(expect.getState().testPath));',
       'process.chdir(project);',
+      '// The variables this project\'s own Jest process would have had (the environment of this test file only).',
+      `const own = process.env.${projectEnvVariable} ? JSON.parse(readFileSync(process.env.${projectEnvVariable}, 'utf8'))[project] : undefined;`,
+      'if (own) Object.assign(process.env, own);',
       `process.stderr.write(\`\\n${batchMarker}\${project}>>>\\n\`);`,
       '',
     ].join('\n'));
@@ -273,11 +277,22 @@ export class JestBatch {
     return demo;
   }
 
-  /** Runs Jest once over the test files of `projects`, with `args` and `env` as `runJest` takes them. */
-  async run(projects: Array<{ dir: string }>, args: string[], env: NodeJS.ProcessEnv = {}): Promise<JestBatchRun> {
+  /**
+   * Runs Jest once over the test files of `projects`, with `args` and `env` as `runJest` takes
+   * them. `projectEnv`: more variables for some projects alone, as if Jest had run each of them
+   * with its own environment: set in `process.env` of its test file, before the file runs (what
+   * the file and the code it imports read; not the Jest process's own, and not a child process's).
+   */
+  async run(projects: Array<{ dir: string }>, args: string[], env: NodeJS.ProcessEnv = {}, projectEnv: Array<[{ dir: string }, NodeJS.ProcessEnv]> = []): Promise<JestBatchRun> {
     const results = join(this.root, `results-${++this.#runs}.json`);
     const files = projects.map((p) => join(p.dir, 'test', 'prompts.test.ts'));
-    const result = await spawnAsync(process.execPath, jestArgs(this.#config, ['--runInBand', '--json', '--outputFile', results, ...args, '--runTestsByPath', ...files]), { cwd: this.root, env: jestEnv(env) });
+    const own: NodeJS.ProcessEnv = {};
+    if (projectEnv.length > 0) {
+      const file = join(this.root, `project-env-${this.#runs}.json`);
+      writeFileSync(file, JSON.stringify(Object.fromEntries(projectEnv.map(([project, vars]) => [project.dir, vars]))));
+      own[projectEnvVariable] = file;
+    }
+    const result = await spawnAsync(process.execPath, jestArgs(this.#config, ['--runInBand', '--json', '--outputFile', results, ...args, '--runTestsByPath', ...files]), { cwd: this.root, env: jestEnv({ ...env, ...own }) });
     const { code } = result;
     const out = `${result.stdout}\n${result.stderr}`;
     if (!existsSync(results)) throw new Error(`Jest wrote no results (exit ${code}):\n${out}`);
@@ -318,6 +333,8 @@ export class JestBatch {
 }
 
 const batchMarker = '<<<prompt-contract test project ';
+/** Names the file of a `JestBatch` run that holds the variables of each project (see `run`). */
+const projectEnvVariable = 'PROMPT_CONTRACT_TEST_PROJECT_ENV';
 
 /**
  * `base-0`, or the first of `base-1`, `base-2`... that no live process holds (this one included),

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliAsync, JestBatch, type Demo, type JestBatchRun } from './helpers.js';
+import { cliInProcess, JestBatch, type Demo, type JestBatchRun } from './helpers.js';
 
 // `-u` accepts wording, never a breaking tool change: that takes a policy entry with a reason,
 // and in a pull-request job the base branch's baseline is what counts.
-// Both projects share Jest runs where their steps agree (see JestBatch).
+// The projects share Jest runs where their steps agree (see JestBatch); `check` runs in this
+// process (see cliInProcess).
 
 const tighten = (demo: Demo): void =>
   demo.edit('prompts/tools/index.ts', 'amount_cents: z.number().int().min(1).max(100_000)', 'amount_cents: z.number().int().min(1).max(80_000)');
@@ -15,11 +16,27 @@ function git(dir: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
+/** A pull request that tightens a bound and rewrites the working tree's baseline along with it, the base branch at `origin/main`. */
+function pullRequest(name: string): Demo {
+  const demo = batch.project(name);
+  git(demo.dir, ['init', '--quiet', '--initial-branch', 'main']);
+  git(demo.dir, ['add', '-A']);
+  git(demo.dir, ['commit', '--quiet', '-m', 'base']);
+  git(demo.dir, ['update-ref', 'refs/remotes/origin/main', 'HEAD']);
+  tighten(demo);
+  // The pull request rewrote the working tree's baseline along with the break.
+  writeFileSync(join(demo.dir, 'policy.yaml'), 'ignore:\n  - rule: compat/maximum-decreased\n    tool: create_refund\n    path: /amount_cents\n    reason: temporary, to rewrite the baseline\n');
+  demo.edit('prompt-contract.config.ts', "providers: ['anthropic', 'openai'],", "providers: ['anthropic', 'openai'],\n  policy: 'policy.yaml',");
+  return demo;
+}
+
 let batch: JestBatch;
 let breaking: Demo;
+/** The pull request, twice: as a local run sees it, and as its CI job does (`GITHUB_BASE_REF`). */
 let pr: Demo;
+let prJob: Demo;
 let breakingBefore: string;
-/** The first `--ci=false -u` run of both projects. */
+/** The first `--ci=false -u` run of the projects. */
 let first: JestBatchRun;
 
 beforeAll(async () => {
@@ -29,18 +46,11 @@ beforeAll(async () => {
   breakingBefore = breaking.read('snapshots/tools.json');
   tighten(breaking);
 
-  pr = batch.project('pull-request');
-  git(pr.dir, ['init', '--quiet', '--initial-branch', 'main']);
-  git(pr.dir, ['add', '-A']);
-  git(pr.dir, ['commit', '--quiet', '-m', 'base']);
-  git(pr.dir, ['update-ref', 'refs/remotes/origin/main', 'HEAD']);
-  tighten(pr);
-  // The pull request rewrote the working tree's baseline along with the break.
-  writeFileSync(join(pr.dir, 'policy.yaml'), 'ignore:\n  - rule: compat/maximum-decreased\n    tool: create_refund\n    path: /amount_cents\n    reason: temporary, to rewrite the baseline\n');
-  pr.edit('prompt-contract.config.ts', "providers: ['anthropic', 'openai'],", "providers: ['anthropic', 'openai'],\n  policy: 'policy.yaml',");
+  pr = pullRequest('pull-request');
+  prJob = pullRequest('pull-request-job');
 
   // Under -u Jest's exit code follows the failed tests alone, so each project's own is exact.
-  first = await batch.run([breaking, pr], ['--ci=false', '-u'], { CI: '' });
+  first = await batch.run([breaking, pr, prJob], ['--ci=false', '-u'], { CI: '' });
 }, 300_000);
 afterAll(() => batch?.remove());
 
@@ -61,17 +71,21 @@ test('-u with a breaking change fails and leaves the baseline as it was; a reaso
 }, 120_000);
 
 test('in a pull-request job the base branch baseline is used, so a rewritten tools.json cannot hide a break', async () => {
-  expect(first.of(pr).code).toBe(0);
-  writeFileSync(join(pr.dir, 'policy.yaml'), 'ignore: []\n');
+  for (const demo of [pr, prJob]) {
+    expect(first.of(demo).code).toBe(0);
+    writeFileSync(join(demo.dir, 'policy.yaml'), 'ignore: []\n');
+  }
 
-  // The pull-request job and `check` run beside each other; nothing they run writes.
-  const [local, job, check, shallow] = await Promise.all([
-    batch.run([pr], ['--ci'], { CI: 'true' }),
-    batch.run([pr], ['--ci'], { CI: 'true', GITHUB_BASE_REF: 'main' }),
-    cliAsync(['check', '--format', 'json'], { cwd: pr.dir, env: { GITHUB_BASE_REF: 'main' } }),
-    // A base branch the clone does not have is named, with how to fetch it.
-    cliAsync(['check'], { cwd: pr.dir, env: { GITHUB_BASE_REF: 'release' } }),
-  ]);
+  // The local run and the pull-request job (`prJob` alone has GITHUB_BASE_REF) in one Jest run,
+  // and `check` beside it; nothing they run writes.
+  const jobs = batch.run([pr, prJob], ['--ci'], { CI: 'true' }, [[prJob, { GITHUB_BASE_REF: 'main' }]]);
+  jobs.catch(() => undefined); // awaited below
+  const check = await cliInProcess(['check', '--format', 'json'], { cwd: pr.dir, env: { GITHUB_BASE_REF: 'main' } });
+  // A base branch the clone does not have is named, with how to fetch it.
+  const shallow = await cliInProcess(['check'], { cwd: pr.dir, env: { GITHUB_BASE_REF: 'release' } });
+  const ran = await jobs;
+  const local = ran.of(pr);
+  const job = ran.of(prJob);
   expect(local.code).toBe(0);
   expect(job.code).toBe(1);
   expect(job.out).toContain('compat/maximum-decreased');

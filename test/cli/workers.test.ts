@@ -3,7 +3,7 @@
 // a worker meets stops the run as it would in one thread. The built CLI runs (the worker
 // script exists only in dist/), concurrently: two cores.
 import { expect, test } from '@jest/globals';
-import { cliAsync, report, withDemo } from './helpers.js';
+import { cliAsync, cliInProcess, report, withDemo } from './helpers.js';
 
 const run = (dir: string, workers: number) => cliAsync(['check', '--no-cache', '--format', 'json', '--workers', String(workers)], { cwd: dir });
 
@@ -33,10 +33,11 @@ test('a render error in a worker\'s share exits 2 with the place one thread name
     expect({ code: three.code, stderr: three.stderr }).toEqual({ code: one.code, stderr: one.stderr });
   }));
 
+// The count is read by `main`, which the binary runs as well: this one runs in this process (see cliInProcess).
 test('a workers count that is not a whole number of at least 1 is a usage error', () =>
   withDemo(async (demo) => {
     for (const bad of ['0', '-1', 'two', '1.5']) {
-      const r = await run(demo.dir, bad as unknown as number);
+      const r = await cliInProcess(['check', '--no-cache', '--format', 'json', '--workers', bad], { cwd: demo.dir });
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('--workers') });
     }
   }));

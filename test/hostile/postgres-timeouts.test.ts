@@ -81,7 +81,8 @@ describeWithPostgres('PostgreSQL sources end on their timeouts and on signals', 
       (async () => {
         for await (const item of readPersistedCalls(source("SELECT id, json_build_object('role', 'assistant', 'content', json_build_array(json_build_object('type', 'tool_use', 'id', 't' || id, 'name', 'x', 'input', '{}'::json))) AS message FROM messages ORDER BY id", { timeoutMs: 1000, batchSize: 1 }))) {
           expect(item).toBeDefined();
-          await new Promise((resolve) => setTimeout(resolve, 2500));
+          // Longer than the 1 s the server allows; should its timer run late, a later fetch fails instead.
+          await new Promise((resolve) => setTimeout(resolve, 1500));
         }
       })(),
     );

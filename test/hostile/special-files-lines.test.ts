@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +7,7 @@ import { validateRecordedFiles } from '../../src/checks/recorded-files.js';
 import { forEachLine, splitAtLines } from '../../src/sources/chunks.js';
 import { readRecordedCalls } from '../../src/sources/jsonl.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
-import { repo } from '../cli/helpers.js';
+import { cliInProcess } from '../cli/helpers.js';
 
 let dir: string;
 beforeAll(() => {
@@ -61,16 +60,17 @@ describe('a very long line', () => {
     expect(items).toEqual([['t', 1], [`too long ${Buffer.byteLength(long)}`, 2], ['t', 3], [`too long ${Buffer.byteLength(long)}`, 5], ['t', 6]]);
   });
 
-  test('the cap of `validate` comes from PROMPT_CONTRACT_MAX_LINE_BYTES; a bad value cannot run', () => {
+  // The variable is read by `main`, which the binary runs as well: the CLI runs in this process (see cliInProcess).
+  test('the cap of `validate` comes from PROMPT_CONTRACT_MAX_LINE_BYTES; a bad value cannot run', async () => {
     const calls = join(dir, 'env.jsonl');
     writeFileSync(calls, `{"name":"t","arguments":{"blob":"${'z'.repeat(500)}"}}\n{"name":"t","arguments":{"s":"too long a value"}}\n`);
     writeFileSync(join(dir, 'tools.json'), JSON.stringify(tools.map((t) => ({ name: t.name, input_schema: t.inputSchema }))));
-    const cli = (env: string) => spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), 'validate', 'tools.json', 'env.jsonl', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PROMPT_CONTRACT_MAX_LINE_BYTES: env } });
-    const capped = cli('100');
-    expect(capped.status).toBe(1);
+    const cli = (env: string) => cliInProcess(['validate', 'tools.json', 'env.jsonl', '--format', 'json'], { cwd: dir, env: { PROMPT_CONTRACT_MAX_LINE_BYTES: env } });
+    const capped = await cli('100');
+    expect(capped.code).toBe(1);
     expect((JSON.parse(capped.stdout) as { diagnostics: Array<{ ruleId: string; line: number }> }).diagnostics.map((d) => [d.ruleId, d.line]).sort()).toEqual([['recorded/invalid', 2], ['recorded/line-too-long', 1]]);
-    const bad = cli('lots');
-    expect(bad.status).toBe(2);
+    const bad = await cli('lots');
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/PROMPT_CONTRACT_MAX_LINE_BYTES="lots"; expected a whole number of bytes/);
   });
 });

@@ -3,7 +3,7 @@
 // sources, so the parallel runs use the built package (`npm test` builds it first) in a
 // child process; the reference is the source reader, in this process.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,8 +69,18 @@ function generate(): string {
   return lines.join('');
 }
 
-/** Diagnostics of the built package in a fresh process, with `workers` threads. */
-function built(workers: number, extra: Record<string, unknown> = {}): Diagnostic[] {
+type Run = { workers: number } & Record<string, unknown>;
+/** The runs of the built package below: with one thread and with two, and both with witness caps and three. */
+const runs = { one: { workers: 1 }, two: { workers: 2 }, cappedOne: { workers: 1, maxWitnesses: 2, maxCorrupt: 3 }, cappedThree: { workers: 3, maxWitnesses: 2, maxCorrupt: 3 } } satisfies Record<string, Run>;
+type Built = Record<keyof typeof runs, Diagnostic[]>;
+
+/**
+ * Diagnostics of the built package in a fresh process, for each of `runs`: each run calls
+ * `validateRecordedFiles` afresh (its own worker threads, which it ends before the next run
+ * starts). One process for all of them: starting one and loading the package cost more than
+ * a run. It runs beside the tests of this process.
+ */
+function built(): Promise<Built> {
   const dist = (path: string) => JSON.stringify(new URL(`dist/${path}`, `file://${repo}`).href);
   const script = join(dir, 'run-built.mjs');
   writeFileSync(
@@ -78,20 +88,28 @@ function built(workers: number, extra: Record<string, unknown> = {}): Diagnostic
     `import { readFileSync } from 'node:fs';
     import { normalizeTools } from ${dist('index.js')};
     import { validateRecordedFiles } from ${dist('checks/recorded-files.js')};
-    const [toolsFile, file, opts] = process.argv.slice(2);
+    const [toolsFile, file, runs] = process.argv.slice(2);
     const tools = normalizeTools(JSON.parse(readFileSync(toolsFile, 'utf8')));
-    const diagnostics = await validateRecordedFiles(tools, [file], JSON.parse(opts));
-    process.stdout.write(JSON.stringify(diagnostics));
+    const out = {};
+    for (const [name, opts] of Object.entries(JSON.parse(runs))) out[name] = await validateRecordedFiles(tools, [file], opts);
+    process.stdout.write(JSON.stringify(out));
     `,
   );
-  const result = spawnSync(process.execPath, [script, toolsFile, file, JSON.stringify({ ...options, workers, chunkBytes: CHUNK, ...extra })], {
-    cwd: repo,
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
+  const withOptions = Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, { ...options, chunkBytes: CHUNK, ...run }]));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, toolsFile, file, JSON.stringify(withOptions)], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`validateRecordedFiles failed (exit ${code}): ${Buffer.concat(err).toString('utf8')}`));
+      else resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as Built);
+    });
   });
-  if (result.status !== 0) throw new Error(`validateRecordedFiles (workers: ${workers}) failed: ${result.stderr}`);
-  return JSON.parse(result.stdout) as Diagnostic[];
 }
+let fromBuilt: Promise<Built>;
 
 async function reference(): Promise<Diagnostic[]> {
   return JSON.parse(JSON.stringify(await checkRecorded(tools, readRecordedCalls(file), options))) as Diagnostic[];
@@ -103,6 +121,9 @@ beforeAll(() => {
   toolsFile = join(dir, 'tools.json');
   writeFileSync(file, generate());
   writeFileSync(toolsFile, JSON.stringify(rawTools));
+  fromBuilt = built();
+  // Awaited by the tests that read it; a failure is theirs, not an unhandled rejection.
+  fromBuilt.catch(() => undefined);
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -197,8 +218,7 @@ describe('forEachLine', () => {
 describe('validateRecordedFiles over worker threads', () => {
   test('2 workers and 1 thread give identical diagnostics, equal to the streaming reader', async () => {
     const expected = await reference();
-    const one = built(1);
-    const two = built(2);
+    const { one, two } = await fromBuilt;
     expect(two).toEqual(one);
     expect(one).toEqual(expected);
     // The comparison means something: every kind of finding, witnesses named by line, lines near the cuts.
@@ -210,10 +230,8 @@ describe('validateRecordedFiles over worker threads', () => {
     expect(expected.filter((d) => d.ruleId === 'recorded/corrupt').length).toBeGreaterThan(10);
   }, 60_000);
 
-  test('witness caps and counts survive the merge', () => {
-    const capped = { maxWitnesses: 2, maxCorrupt: 3 };
-    const one = built(1, capped);
-    const three = built(3, capped);
+  test('witness caps and counts survive the merge', async () => {
+    const { cappedOne: one, cappedThree: three } = await fromBuilt;
     expect(three).toEqual(one);
     expect(one.find((d) => d.ruleId === 'recorded/invalid')?.witnesses).toHaveLength(2);
     expect(one.filter((d) => d.ruleId === 'recorded/corrupt' && d.line !== undefined)).toHaveLength(3);
