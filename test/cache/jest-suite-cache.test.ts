@@ -27,6 +27,7 @@ const reused = (out: string): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 
+// Four child Jest runs in a row: on a loaded two-core machine they passed 30 s (the limit is a safety cap, not a measure).
 test('a second run reuses every clean case; an edited example and an edited log fail the next run, and only the example\'s prompt is redone', async () => {
   const first = await runJestAsync(demo.dir, [], env);
   expect(first.code).toBe(0);
@@ -50,4 +51,4 @@ test('a second run reuses every clean case; an edited example and an edited log 
   expect(third.out).toMatch(new RegExp(`prompts/examples/order_triage\\.yaml\\s+${line}:\\d+\\s+error\\s.*example/invalid-arguments`));
   // The prompt files changed: the cases are keyed one by one, and only order_triage's are redone.
   expect(reused(third.out)).toBe(6);
-});
+}, 120_000);
