@@ -1,25 +1,55 @@
 /**
- * Worker-thread entry for `checkCases`: loads the config and the prompts of its share of the
- * cases, as the main thread did, checks each case and posts back their findings.
+ * Worker-thread entry for `checkGroups`: takes the project as the main thread sends it (or
+ * loads the config again when it cannot be sent), then takes groups from the shared counter
+ * until none is left, reading each group's prompt when it first meets it, and posts back what
+ * it found and its first error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadProject } from '../project.js';
+import { openPromptModule, type LazyPromptModule } from '../render/module.js';
 import { SchemaCompiler } from '../schema/validator.js';
 import { InputError, errorMessage } from '../util/errors.js';
-import { checkOneCase, type CaseReply, type CaseWorkerData } from './cases.js';
+import { ACTIVE, RETIRED, TAKING, checkGroup, takeGroups, type CaseContext, type CaseReply, type CaseWorkerData } from './cases.js';
 
 const port = parentPort;
 if (port !== null) {
   const data = workerData as CaseWorkerData;
+  const shared = new Int32Array(data.shared);
   void (async () => {
-    let reply: CaseReply;
+    let project: CaseContext | undefined;
+    let lazy: LazyPromptModule | undefined;
+    let setup: string | undefined;
     try {
-      const project = await loadProject({ config: data.config, cwd: data.cwd, prompts: new Set(data.cases.map((c) => c.prompt)) });
-      const compiler = new SchemaCompiler();
-      reply = { results: data.cases.map((ref) => checkOneCase(project, ref, compiler)) };
+      let config: CaseContext['config'];
+      let registry: CaseContext['registry'];
+      if (data.inline) {
+        config = data.inline.config as CaseContext['config'];
+        registry = new Map(data.inline.tools.map((t) => [t.name, t]));
+      } else {
+        const { loadProject } = await import('../project.js');
+        ({ config, registry } = await loadProject({ config: data.config, cwd: data.cwd, lazyModule: true }));
+      }
+      lazy = openPromptModule(config.prompts, data.cwd);
+      project = { config, registry, module: lazy.module };
     } catch (error) {
-      const place = error instanceof InputError ? { code: error.code, ...(error.file === undefined ? {} : { file: error.file }), ...(error.line === undefined ? {} : { line: error.line }), ...(error.column === undefined ? {} : { column: error.column }) } : {};
-      reply = { error: { message: errorMessage(error), ...place } };
+      setup = errorMessage(error);
+    }
+    // Claim this worker's slot before taking anything; the main thread may have retired it already.
+    if (Atomics.compareExchange(shared, ACTIVE + data.slot, 0, TAKING) === RETIRED) return;
+    if (project === undefined || lazy === undefined) {
+      port.postMessage({ setup: setup ?? 'no project' } satisfies CaseReply);
+      return;
+    }
+    const [prompts, context] = [lazy, project];
+    const compiler = new SchemaCompiler();
+    const { done, error } = takeGroups(shared, data.groups, (group) => {
+      prompts.ensure(group.prompt);
+      return checkGroup(context, group, compiler);
+    });
+    let reply: CaseReply = { done };
+    if (error) {
+      const { cause } = error;
+      const place = cause instanceof InputError ? { code: cause.code, ...(cause.file === undefined ? {} : { file: cause.file }), ...(cause.line === undefined ? {} : { line: cause.line }), ...(cause.column === undefined ? {} : { column: cause.column }) } : {};
+      reply = { done, error: { group: error.group, message: errorMessage(cause), ...place } };
     }
     port.postMessage(reply);
   })();

@@ -1,13 +1,17 @@
 /**
  * The per-case part of `check`: render a case, check its inputs and tool-call examples, and
- * compare it with its snapshot. Cases are independent, so a large project spreads them over
- * worker threads: each takes a contiguous share of the cases, whole prompts at a time, loads
- * the config and just those prompts itself, and the results come back in case order.
+ * compare it with its snapshot; and render and check each prompt's curated examples and stub
+ * entries. The work comes in groups (a run of one prompt's cases, or one prompt's items), and
+ * groups are independent, so a large project spreads them over worker threads. Threads take
+ * the next group from a shared counter as they come free, so a thread that starts late or
+ * runs slow takes fewer; each reads only the prompts of the groups it takes. Results and the
+ * first error are put back in group order: any number of threads reports what one reports.
  */
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { Project } from '../project.js';
-import { renderCase } from '../render/render.js';
+import { renderCase, renderDataItems } from '../render/render.js';
 import type { SchemaCompiler } from '../schema/validator.js';
+import type { ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { checkCaseInput } from './case-input.js';
 import { checkRenderedExamples } from './rendered.js';
@@ -20,8 +24,11 @@ export interface CaseRef {
   case: string;
 }
 
+/** What the per-case checks read of a project. */
+export type CaseContext = Pick<Project, 'config' | 'module' | 'registry'>;
+
 /** Every finding of one case, before the policy: the inputs, the examples written in its templates, its snapshot. */
-export function checkOneCase(project: Pick<Project, 'config' | 'module' | 'registry'>, ref: CaseRef, compiler: SchemaCompiler): Diagnostic[] {
+export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: SchemaCompiler): Diagnostic[] {
   const { config, module, registry } = project;
   const definition = module.prompts.get(ref.prompt)!;
   // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
@@ -35,77 +42,215 @@ export function checkOneCase(project: Pick<Project, 'config' | 'module' | 'regis
   ];
 }
 
-/**
- * Cases each extra thread needs to pay for itself: a thread loads the project again (its
- * prompts, config and tools) with a cold compiler, about 1.5 s of CPU on a 2-core machine
- * where a case costs under a millisecond (bench/ check-scale).
- */
-export const CASES_PER_THREAD = 2000;
+/** One unit of work: some cases of a prompt, or the prompt's curated examples and stub entries (`items`). */
+export interface CaseGroup {
+  prompt: string;
+  /** Case names, in order. */
+  cases: string[];
+  items?: boolean;
+}
 
-export interface CheckCasesOptions {
+export interface GroupResult {
+  /** The findings of each case of the group, in its order. */
+  cases: Diagnostic[][];
+  items?: Diagnostic[];
+}
+
+/** Cases in one group: small enough that threads finish together, large enough that taking one costs nothing. */
+export const GROUP_CASES = 50;
+
+/**
+ * `cases` (in check order) as groups of one prompt's consecutive cases, at most GROUP_CASES
+ * each, then a group for the items of each prompt in `itemPrompts`. The order is the order
+ * one thread checks them in, and so the order errors are ranked by.
+ */
+export function caseGroups(cases: readonly CaseRef[], itemPrompts: readonly string[] = []): CaseGroup[] {
+  const groups: CaseGroup[] = [];
+  let group: CaseGroup | undefined;
+  for (const ref of cases) {
+    if (group === undefined || group.prompt !== ref.prompt || group.cases.length >= GROUP_CASES) groups.push((group = { prompt: ref.prompt, cases: [] }));
+    group.cases.push(ref.case);
+  }
+  for (const prompt of itemPrompts) groups.push({ prompt, cases: [], items: true });
+  return groups;
+}
+
+/** The findings of a group. */
+export function checkGroup(project: CaseContext, group: CaseGroup, compiler: SchemaCompiler): GroupResult {
+  const cases = group.cases.map((name) => checkOneCase(project, { prompt: group.prompt, case: name }, compiler));
+  if (!group.items) return { cases };
+  const { config, module, registry } = project;
+  const items = renderDataItems(module, group.prompt, registry).flatMap((item) => checkRenderedExamples(item, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }));
+  return { cases, items };
+}
+
+/**
+ * Cases each extra thread needs to pay for itself: a thread imports the checks and reads its
+ * prompts again with a cold compiler, a few hundred milliseconds of CPU where a case costs
+ * about a millisecond (bench/ check-scale).
+ */
+export const CASES_PER_THREAD = 1000;
+
+export interface CheckGroupsOptions {
   compiler: SchemaCompiler;
   /** Threads to use: 1 keeps everything in this thread; undefined picks them by cores and cases (see threadsFor). */
   workers?: number;
 }
 
-/** What a case worker is sent: how to load the project as the main thread did, and its share of the cases. */
+/** Slots of the Int32Array the threads share: the next group to take, the lowest group that failed, then one per worker. */
+export const NEXT = 0;
+export const FAILED = 1;
+export const ACTIVE = 2;
+/** A worker's slot: it took (or may take) groups, so its reply is awaited; or the main thread found it idle and retired it. */
+export const TAKING = 1;
+export const RETIRED = 2;
+
+/** The project as a case worker gets it: inline when it can be copied to the thread, else the config to load again. */
 export interface CaseWorkerData {
-  config: string;
   cwd: string;
-  cases: CaseRef[];
+  /** The config file, loaded again when `inline` is absent (custom notations are functions, which cannot be sent). */
+  config: string;
+  inline?: { config: { prompts: string; snapshots: string; strictExamples?: boolean }; tools: ToolSpec[] };
+  groups: CaseGroup[];
+  shared: SharedArrayBuffer;
+  /** This worker's slot in `shared`, after ACTIVE. */
+  slot: number;
 }
-export type CaseReply = { results: Diagnostic[][] } | { error: { message: string; code?: string; file?: string; line?: number; column?: number } };
+
+/** Where and why a group failed, as a thread sends it. */
+export interface GroupError {
+  group: number;
+  message: string;
+  code?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+export type CaseReply = { done: Array<[number, GroupResult]>; error?: GroupError } | { setup: string };
 
 /**
- * `cases` cut into at most `parts` contiguous shares of nearly equal size, each prompt's cases
- * in one share: a worker then loads only its own prompts.
+ * Takes groups from the shared counter until none is left or one before the next has failed,
+ * and checks each (`prepare` first reads its prompt, in a worker). Stops at its first error,
+ * which it returns with the group it happened in.
  */
-export function sharesByPrompt(cases: readonly CaseRef[], parts: number): CaseRef[][] {
-  const shares: CaseRef[][] = [];
-  let share: CaseRef[] = [];
-  for (let i = 0; i < cases.length; i++) {
-    const ref = cases[i]!;
-    // Close the share at a prompt boundary once it has its part of the cases.
-    const target = Math.round(((shares.length + 1) * cases.length) / parts);
-    if (share.length > 0 && i >= target && ref.prompt !== cases[i - 1]!.prompt && shares.length < parts - 1) {
-      shares.push(share);
-      share = [];
+export function takeGroups(
+  shared: Int32Array,
+  groups: readonly CaseGroup[],
+  check: (group: CaseGroup) => GroupResult,
+): { done: Array<[number, GroupResult]>; error?: { group: number; cause: unknown } } {
+  const done: Array<[number, GroupResult]> = [];
+  for (;;) {
+    const i = Atomics.add(shared, NEXT, 1);
+    if (i >= groups.length || i > Atomics.load(shared, FAILED)) return { done };
+    try {
+      done.push([i, check(groups[i]!)]);
+    } catch (cause) {
+      // Lower the failed mark to this group unless a thread failed at an earlier one.
+      for (let seen = Atomics.load(shared, FAILED); i < seen; seen = Atomics.load(shared, FAILED)) {
+        if (Atomics.compareExchange(shared, FAILED, seen, i) === seen) break;
+      }
+      return { done, error: { group: i, cause } };
     }
-    share.push(ref);
   }
-  if (share.length > 0) shares.push(share);
-  return shares;
 }
 
-/** The findings of each case, in the order given. */
-export async function checkCases(project: Project, cases: readonly CaseRef[], options: CheckCasesOptions): Promise<Diagnostic[][]> {
-  const threads = await threadsFor(cases.length, options.workers);
-  if (threads <= 1) return cases.map((ref) => checkOneCase(project, ref, options.compiler));
-  const [own, ...others] = sharesByPrompt(cases, threads);
+/** Of the errors the threads met, the one a single thread would have met: the earliest group's. */
+export function firstFailure(errors: ReadonlyArray<{ group: number; error: unknown }>): unknown {
+  return errors.reduce((a, b) => (b.group < a.group ? b : a)).error;
+}
+
+/** An error a worker sent, as the error it was. */
+function fromReply(error: GroupError): Error {
+  const { message, code, group: _group, ...place } = error;
+  return code === undefined ? new Error(message) : new InputError(code, message, place);
+}
+
+/**
+ * What can be sent to a worker so that it need not load the config again: the settings the
+ * checks read, and the tools as plain data. Undefined when custom notations (functions) are
+ * configured or a tool does not copy.
+ */
+function inlineProject(project: CaseContext): CaseWorkerData['inline'] {
+  const { config } = project;
+  if (notationsOf(config).notations !== undefined) return undefined;
+  const tools = [...project.registry.values()].map(({ handler: _handler, ...tool }) => tool);
+  const inline = { config: { prompts: config.prompts, snapshots: config.snapshots, ...(config.strictExamples === undefined ? {} : { strictExamples: config.strictExamples }) }, tools };
+  try {
+    structuredClone(inline);
+  } catch {
+    return undefined;
+  }
+  return inline;
+}
+
+/** The result of each group, in the order given. Throws the error of the first group (in that order) that failed. */
+export async function checkGroups(project: Project, groups: readonly CaseGroup[], options: CheckGroupsOptions): Promise<GroupResult[]> {
+  const cases = groups.reduce((n, g) => n + g.cases.length, 0);
+  const threads = Math.min(await threadsFor(cases, options.workers), groups.length);
+  const shared = new Int32Array(new SharedArrayBuffer(4 * (ACTIVE + Math.max(0, threads - 1))));
+  Atomics.store(shared, FAILED, groups.length);
+  const results: Array<GroupResult | undefined> = new Array(groups.length);
+  const errors: Array<{ group: number; error: unknown }> = [];
+  const collect = (done: Array<[number, GroupResult]>): void => {
+    for (const [i, result] of done) results[i] = result;
+  };
+  if (threads <= 1) {
+    const mine = takeGroups(shared, groups, (group) => checkGroup(project, group, options.compiler));
+    collect(mine.done);
+    if (mine.error) throw mine.error.cause;
+    return results as GroupResult[];
+  }
+
   const { Worker } = await import('node:worker_threads');
   const script = new URL('./case-worker.js', import.meta.url);
-  const workers: InstanceType<typeof Worker>[] = [];
-  const remote = (share: CaseRef[]): Promise<Diagnostic[][]> =>
-    new Promise<Diagnostic[][]>((resolve, reject) => {
-      const worker = new Worker(script, { workerData: { config: project.config.file, cwd: project.cwd ?? process.cwd(), cases: share } satisfies CaseWorkerData });
-      workers.push(worker);
-      worker.once('message', (reply: CaseReply) => {
-        if ('results' in reply) return resolve(reply.results);
-        const { message, code, ...place } = reply.error;
-        reject(code === undefined ? new Error(message) : new InputError(code, message, place));
-      });
+  const base = { cwd: project.cwd ?? process.cwd(), config: project.config.file, groups: [...groups], shared: shared.buffer as SharedArrayBuffer };
+  const inline = inlineProject(project);
+  const workers = Array.from({ length: threads - 1 }, (_unused, slot) => {
+    const worker = new Worker(script, { workerData: { ...base, ...(inline ? { inline } : {}), slot } satisfies CaseWorkerData });
+    const reply = new Promise<CaseReply>((resolve, reject) => {
+      worker.once('message', resolve);
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`A case worker stopped before it replied (exit code ${code})`)));
     });
+    reply.catch(() => undefined);
+    return { worker, reply };
+  });
+  // For tests: leave every group to the workers, which a small project would otherwise never reach.
+  const workersOnly = process.env.PROMPT_CONTRACT_TEST_WORKERS_ONLY === '1';
+  const taken: number[] = [];
   try {
-    // The workers start first; this thread, which has the project loaded, does the first share meanwhile.
-    const pending = others.map(remote);
-    pending.forEach((p) => p.catch(() => undefined));
-    const mine = (own ?? []).map((ref) => checkOneCase(project, ref, options.compiler));
-    return [mine, ...(await Promise.all(pending))].flat();
+    if (!workersOnly) {
+      // This thread, which has every prompt read, takes groups while the workers start.
+      const mine = takeGroups(shared, groups, (group) => checkGroup(project, group, options.compiler));
+      collect(mine.done);
+      taken.push(mine.done.length);
+      if (mine.error) errors.push({ group: mine.error.group, error: mine.error.cause });
+    } else taken.push(0);
+    for (const [slot, { reply }] of workers.entries()) {
+      // A worker that has not started taking groups by now would find none: retire it rather than wait for it to start.
+      if (!workersOnly && Atomics.compareExchange(shared, ACTIVE + slot, 0, RETIRED) === 0) {
+        taken.push(0);
+        continue;
+      }
+      const answer = await reply;
+      if ('setup' in answer) {
+        process.stderr.write(`prompt-contract: a case worker could not start (${answer.setup}); the other threads checked its share\n`);
+        taken.push(0);
+        continue;
+      }
+      collect(answer.done);
+      taken.push(answer.done.length);
+      if (answer.error) errors.push({ group: answer.error.group, error: fromReply(answer.error) });
+    }
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all(workers.map(({ worker }) => worker.terminate()));
   }
+  if (process.env.PROMPT_CONTRACT_THREAD_STATS) process.stderr.write(`prompt-contract threads: ${taken.join(' + ')} of ${groups.length} groups\n`);
+  if (errors.length > 0) throw firstFailure(errors);
+  const missing = results.findIndex((r) => r === undefined);
+  if (missing >= 0) throw new Error(`No thread checked the cases of \`${groups[missing]!.prompt}\` (group ${missing} of ${groups.length})`);
+  return results as GroupResult[];
 }
 
 /** How many threads (this one included) to spread `count` cases over. */
@@ -117,10 +262,11 @@ async function threadsFor(count: number, requested: number | undefined): Promise
   // Run from the sources (ts-jest) there is no compiled worker script: stay in this thread.
   const { existsSync } = await import('node:fs');
   if (!existsSync(new URL('./case-worker.js', import.meta.url))) return 1;
-  if (requested !== undefined) return Math.min(requested, count);
-  // On two cores the second one is busy already with V8's garbage collector and compiler
-  // threads: a worker there made 5,000 cases slower, not faster (bench/ check-scale). From
-  // three cores, one thread per core but one, each with enough cases to pay for its start.
+  if (requested !== undefined) return requested;
+  // A run in one thread already keeps about a third of a second core busy with V8's optimizing
+  // compiler and collector threads, and every thread brings its own. On two cores a second
+  // thread gave the same wall time for a third more CPU (bench/ check-scale). From three
+  // cores: one thread per core but one, each with enough cases to pay for its start.
   const { availableParallelism } = await import('node:os');
   const cores = availableParallelism();
   if (cores <= 2) return 1;

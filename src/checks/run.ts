@@ -6,7 +6,7 @@ import { jsonError, readToolsFile, type Project } from '../project.js';
 import { renderDataItems, listCases } from '../render/render.js';
 import { runsOnce, type Shard, shardSlice } from '../util/shard.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
-import { type CaseRef, checkCases } from './cases.js';
+import { type CaseRef, caseGroups, checkGroups } from './cases.js';
 import type { CheckCache } from './cache.js';
 import { notationsOf, SNAPSHOT_FIX, snapshotFindings } from './findings.js';
 
@@ -263,25 +263,27 @@ async function promptFindings(project: Project, options: CheckOptions & { compil
   const findings: Diagnostic[] = [];
   const results: Array<Diagnostic[] | undefined> = mine.map((ref) => cache?.case(ref));
   const todo = results.flatMap((found, i) => (found === undefined ? [i] : []));
-  const fresh = await checkCases(project, todo.map((i) => mine[i]!), { compiler, ...(options.workers === undefined ? {} : { workers: options.workers }) });
+  const prompts = [...module.prompts.keys()];
+  const items = new Map<string, Diagnostic[] | undefined>(shard === undefined ? prompts.map((prompt) => [prompt, cache?.items(prompt)]) : []);
+  const itemsTodo = [...items].flatMap(([prompt, found]) => (found === undefined ? [prompt] : []));
+  const groups = caseGroups(todo.map((i) => mine[i]!), itemsTodo);
+  const done = await checkGroups(project, groups, { compiler, ...(options.workers === undefined ? {} : { workers: options.workers }) });
+  const fresh = done.flatMap((result) => result.cases);
   todo.forEach((i, k) => {
     results[i] = fresh[k]!;
     cache?.storeCase(mine[i]!, fresh[k]!);
   });
   for (const found of results) findings.push(...found!);
-  const prompts = [...module.prompts.keys()];
+  groups.forEach((group, g) => {
+    if (!group.items) return;
+    items.set(group.prompt, done[g]!.items!);
+    cache?.storeItems(group.prompt, done[g]!.items!);
+  });
   if (shard === undefined) {
-    for (const prompt of prompts) {
-      let found = cache?.items(prompt);
-      if (found === undefined) {
-        found = renderDataItems(module, prompt, registry).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
-        cache?.storeItems(prompt, found);
-      }
-      findings.push(...found);
-    }
+    for (const found of items.values()) findings.push(...found!);
   } else {
-    const items = prompts.flatMap((prompt) => renderDataItems(module, prompt, registry));
-    for (const item of shardSlice(items, shard)) findings.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
+    const rendered = prompts.flatMap((prompt) => renderDataItems(module, prompt, registry));
+    for (const item of shardSlice(rendered, shard)) findings.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
   }
   cache?.save(cases, shard === undefined);
   stats(mine.length);

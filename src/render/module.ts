@@ -164,17 +164,18 @@ function dataSet(promptFile: string, fm: YamlDocument, key: 'examples' | 'retrie
   return { doc: readYaml(path, display(path)), partial, declaredAt };
 }
 
-/**
- * Loads a prompt module folder: `*.prompt` templates (dotprompt layout: YAML frontmatter, a
- * Handlebars body), `_name.prompt` partials, example and retrieval-stub YAML named in the
- * frontmatter, and `cases/*.yaml` with the named standard inputs.
- */
-/**
- * Loads every prompt, partial and case under `root`. `only` loads just the named prompts (and
- * every partial): a worker thread that checks some cases needs no other prompt's examples,
- * stubs or cases, which were already read and checked by the thread that loaded them all.
- */
-export function loadPromptModule(root: string, cwd = process.cwd(), only?: ReadonlySet<string>): PromptModule {
+/** What reading a prompt module folder accumulates, file after file. */
+interface ModuleState {
+  absRoot: string;
+  display: (p: string) => string;
+  partials: Map<string, TemplateSource>;
+  prompts: Map<string, PromptDefinition>;
+  origins: WeakMap<object, DataOrigin>;
+  /** `prompt:name` / `partial:name` -> the file that defined it, for duplicate errors. */
+  seen: Map<string, string>;
+}
+
+function moduleState(root: string, cwd: string): ModuleState {
   const absRoot = resolve(cwd, root);
   const display = (p: string): string => relative(cwd, p) || p;
   try {
@@ -182,139 +183,204 @@ export function loadPromptModule(root: string, cwd = process.cwd(), only?: Reado
   } catch {
     throw new InputError('config/prompts-missing', `Cannot find the prompts folder, expected a directory of .prompt files`, { file: display(absRoot) });
   }
-  const files = walk(absRoot);
-  const partials = new Map<string, TemplateSource>();
-  const prompts = new Map<string, PromptDefinition>();
-  const origins = new WeakMap<object, DataOrigin>();
-  const seen = new Map<string, string>();
+  return { absRoot, display, partials: new Map(), prompts: new Map(), origins: new WeakMap(), seen: new Map() };
+}
 
-  for (const path of files.filter((f) => f.endsWith('.prompt'))) {
-    const file = display(path);
-    let text: string;
-    try {
-      // Line ends as committed, whatever the checkout did: CRLF from `core.autocrlf=true` renders as LF.
-      text = normalizeLineEnds(readRegularFileSync(path));
-    } catch (error) {
-      throw new InputError('config/unreadable', `Cannot read file (${(error as Error).message}); expected a regular text file`, { file });
-    }
-    const base = basename(path, '.prompt');
-    const isPartial = base.startsWith('_');
-    const name = isPartial ? base.slice(1) : base;
-    if (only && !isPartial && !only.has(name)) continue;
-    const key = `${isPartial ? 'partial' : 'prompt'}:${name}`;
-    if (seen.has(key)) throw new InputError('config/duplicate', `Duplicate ${isPartial ? 'partial' : 'prompt'} \`${name}\`, also defined in ${seen.get(key)}`, { file });
-    seen.set(key, file);
-    const { frontmatter, body, bodyLine } = splitFrontmatter(text, file);
-    const source: TemplateSource = { file, body, bodyLine };
-    if (isPartial) {
-      partials.set(name, source);
-      continue;
-    }
-    const fm = frontmatter?.value ?? {};
-    if (frontmatter && !isRecord(fm)) throw new InputError('config/invalid', 'Expected the frontmatter to be a YAML mapping', { file, line: 2 });
-    const meta = fm as Record<string, unknown>;
-    const tools = meta.tools ?? [];
-    if (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) {
-      throw new InputError('config/invalid', 'Expected `tools` to be a list of tool names', frontmatter ? where(frontmatter, ['tools']) : { file });
-    }
-    const definition: PromptDefinition = {
-      name,
-      source,
-      tools,
-      toolsAt: tools.map((_t, i) => (frontmatter ? where(frontmatter, ['tools', i]) : { file })),
-      input: isRecord(meta.input) && isRecord(meta.input.default) ? meta.input.default : {},
-      sourceText: text,
-      meta,
-      cases: new Map(),
-    };
-    if (meta.shape !== undefined) {
-      if (typeof meta.shape !== 'string' || !(shapes as readonly string[]).includes(meta.shape)) {
-        throw new InputError('config/invalid', `Unexpected \`shape\` ${JSON.stringify(meta.shape)}, expected one of ${shapes.map((x) => `\`${x}\``).join(', ')}`, frontmatter ? where(frontmatter, ['shape']) : { file });
-      }
-      definition.shape = meta.shape as Shape;
-    } else {
-      const fromModel = shapeOfModel(meta.model);
-      if (fromModel) definition.shape = fromModel;
-    }
-    if (typeof meta.description === 'string') definition.description = meta.description;
-    if (frontmatter) {
-      const turnSpec = meta.examples;
-      if (isRecord(turnSpec) && turnSpec.turns === true) {
-        const turnFile = expectString(frontmatter, ['examples', 'file'], turnSpec.file, '`examples.file`');
-        const doc = readYaml(resolve(dirname(path), turnFile), display(resolve(dirname(path), turnFile)));
-        definition.turns = { doc, items: items(doc, ['examples'], (doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
-      }
-      const examples = dataSet(path, frontmatter, 'examples', display);
-      if (examples) definition.examples = { ...examples, items: items(examples.doc, ['examples'], (examples.doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
-      const retrieval = dataSet(path, frontmatter, 'retrieval', display);
-      if (retrieval) {
-        const stubs = (retrieval.doc.value as Record<string, unknown> | null)?.stubs;
-        if (!isRecord(stubs)) throw new InputError('config/invalid', 'Expected a `stubs` mapping of retrieval key -> list of entries', { file: retrieval.doc.file, line: 1 });
-        const entries = new Map<string, DataItem[]>();
-        for (const [k, list] of Object.entries(stubs)) entries.set(k, items(retrieval.doc, ['stubs', k], list, 'stub', origins));
-        definition.retrieval = { ...retrieval, entries };
-      }
-    }
-    prompts.set(name, definition);
+/** Reads one `.prompt` file into the state: a partial, or a prompt (unless `only` leaves it out). */
+function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<string> | undefined): void {
+  const { display, partials, prompts, origins, seen } = state;
+  const base = basename(path, '.prompt');
+  const isPartial = base.startsWith('_');
+  const name = isPartial ? base.slice(1) : base;
+  if (only && !isPartial && !only.has(name)) return;
+  const file = display(path);
+  let text: string;
+  try {
+    // Line ends as committed, whatever the checkout did: CRLF from `core.autocrlf=true` renders as LF.
+    text = normalizeLineEnds(readRegularFileSync(path));
+  } catch (error) {
+    throw new InputError('config/unreadable', `Cannot read file (${(error as Error).message}); expected a regular text file`, { file });
   }
-
-  const casesDir = join(absRoot, 'cases');
-  for (const path of files.filter((f) => f.startsWith(casesDir + sep) && /\.ya?ml$/.test(f))) {
-    if (only) {
-      const named = casesPrompt(path);
-      if (named !== undefined && !only.has(named)) continue;
+  const key = `${isPartial ? 'partial' : 'prompt'}:${name}`;
+  if (seen.has(key)) throw new InputError('config/duplicate', `Duplicate ${isPartial ? 'partial' : 'prompt'} \`${name}\`, also defined in ${seen.get(key)}`, { file });
+  seen.set(key, file);
+  const { frontmatter, body, bodyLine } = splitFrontmatter(text, file);
+  const source: TemplateSource = { file, body, bodyLine };
+  if (isPartial) {
+    partials.set(name, source);
+    return;
+  }
+  const fm = frontmatter?.value ?? {};
+  if (frontmatter && !isRecord(fm)) throw new InputError('config/invalid', 'Expected the frontmatter to be a YAML mapping', { file, line: 2 });
+  const meta = fm as Record<string, unknown>;
+  const tools = meta.tools ?? [];
+  if (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) {
+    throw new InputError('config/invalid', 'Expected `tools` to be a list of tool names', frontmatter ? where(frontmatter, ['tools']) : { file });
+  }
+  const definition: PromptDefinition = {
+    name,
+    source,
+    tools,
+    toolsAt: tools.map((_t, i) => (frontmatter ? where(frontmatter, ['tools', i]) : { file })),
+    input: isRecord(meta.input) && isRecord(meta.input.default) ? meta.input.default : {},
+    sourceText: text,
+    meta,
+    cases: new Map(),
+  };
+  if (meta.shape !== undefined) {
+    if (typeof meta.shape !== 'string' || !(shapes as readonly string[]).includes(meta.shape)) {
+      throw new InputError('config/invalid', `Unexpected \`shape\` ${JSON.stringify(meta.shape)}, expected one of ${shapes.map((x) => `\`${x}\``).join(', ')}`, frontmatter ? where(frontmatter, ['shape']) : { file });
     }
-    const doc = readYaml(path, display(path));
-    const value = doc.value;
-    if (!isRecord(value)) throw new InputError('config/invalid', 'Expected a mapping with `prompt` and `cases`', { file: doc.file, line: 1 });
-    const promptName = expectString(doc, ['prompt'], value.prompt, '`prompt`, the name of a .prompt file');
-    const prompt = prompts.get(promptName);
-    // A prompt left out by `only` (its cases file was not written plainly enough to skip unread).
-    if (!prompt && only) continue;
-    if (!prompt) {
-      const known = [...prompts.keys()];
-      const guess = suggestName(promptName, known);
-      // At the name itself, not at the `prompt:` key.
-      const node = doc.root?.children?.get('prompt');
-      const at = node ? { file: doc.file, ...doc.lines.at(node.start) } : where(doc, ['prompt']);
-      throw new InputError(
-        'render/unknown-prompt',
-        `Unknown prompt \`${promptName}\`, expected one of ${known.map((p) => `\`${p}\``).join(', ') || 'none'} (the \`.prompt\` files in \`${display(absRoot)}\`)${guess ? `; did you mean \`${guess.name}\`?` : ''}`,
-        at,
-      );
+    definition.shape = meta.shape as Shape;
+  } else {
+    const fromModel = shapeOfModel(meta.model);
+    if (fromModel) definition.shape = fromModel;
+  }
+  if (typeof meta.description === 'string') definition.description = meta.description;
+  if (frontmatter) {
+    const turnSpec = meta.examples;
+    if (isRecord(turnSpec) && turnSpec.turns === true) {
+      const turnFile = expectString(frontmatter, ['examples', 'file'], turnSpec.file, '`examples.file`');
+      const doc = readYaml(resolve(dirname(path), turnFile), display(resolve(dirname(path), turnFile)));
+      definition.turns = { doc, items: items(doc, ['examples'], (doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
     }
-    if (!isRecord(value.cases)) throw new InputError('config/invalid', 'Expected `cases` to be a mapping of case name -> inputs', where(doc, ['cases']));
-    for (const [caseName, spec] of Object.entries(value.cases)) {
-      const at = where(doc, ['cases', caseName]);
-      if (!isRecord(spec)) throw new InputError('config/invalid', `Expected case \`${caseName}\` to be a mapping with \`input\``, at);
-      if (prompt.cases.has(caseName)) throw new InputError('config/duplicate', `Duplicate case \`${caseName}\` for prompt \`${promptName}\``, at);
-      const input = spec.input ?? {};
-      if (!isRecord(input)) throw new InputError('config/invalid', 'Expected `input` to be a mapping of template variables', where(doc, ['cases', caseName, 'input']));
-      const definition: CaseDefinition = { name: caseName, prompt: promptName, input, doc, file: doc.file, line: at.line ?? 1 };
-      if (typeof spec.description === 'string') definition.description = spec.description;
-      if (spec.retrieval !== undefined && spec.retrieval !== null) {
-        const key = expectString(doc, ['cases', caseName, 'retrieval'], spec.retrieval, '`retrieval`, a key of the retrieval stubs');
-        if (!prompt.retrieval) throw new InputError('config/invalid', `Case \`${caseName}\` names retrieval \`${key}\`, but prompt \`${promptName}\` declares no \`retrieval\` stubs`, where(doc, ['cases', caseName, 'retrieval']));
-        if (!prompt.retrieval.entries.has(key)) {
-          throw new InputError('render/unknown-stub', `Unknown retrieval stub \`${key}\`, expected one of ${[...prompt.retrieval.entries.keys()].map((k) => `\`${k}\``).join(', ')} (in ${prompt.retrieval.doc.file})`, where(doc, ['cases', caseName, 'retrieval']));
-        }
-        definition.retrieval = key;
-      }
-      if (spec.shape !== undefined) {
-        if (typeof spec.shape !== 'string' || !(shapes as readonly string[]).includes(spec.shape)) {
-          throw new InputError('config/invalid', `Unexpected \`shape\` ${JSON.stringify(spec.shape)}, expected one of ${shapes.map((x) => `\`${x}\``).join(', ')}`, where(doc, ['cases', caseName, 'shape']));
-        }
-        definition.shape = spec.shape as Shape;
-      }
-      if (spec.history !== undefined && spec.history !== null) {
-        definition.history = items(doc, ['cases', caseName, 'history'], spec.history, 'example', origins);
-      }
-      if (spec.tools !== undefined) {
-        if (!Array.isArray(spec.tools) || !spec.tools.every((t) => typeof t === 'string')) throw new InputError('config/invalid', 'Expected `tools` to be a list of tool names', where(doc, ['cases', caseName, 'tools']));
-        definition.tools = spec.tools;
-      }
-      prompt.cases.set(caseName, definition);
+    const examples = dataSet(path, frontmatter, 'examples', display);
+    if (examples) definition.examples = { ...examples, items: items(examples.doc, ['examples'], (examples.doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
+    const retrieval = dataSet(path, frontmatter, 'retrieval', display);
+    if (retrieval) {
+      const stubs = (retrieval.doc.value as Record<string, unknown> | null)?.stubs;
+      if (!isRecord(stubs)) throw new InputError('config/invalid', 'Expected a `stubs` mapping of retrieval key -> list of entries', { file: retrieval.doc.file, line: 1 });
+      const entries = new Map<string, DataItem[]>();
+      for (const [k, list] of Object.entries(stubs)) entries.set(k, items(retrieval.doc, ['stubs', k], list, 'stub', origins));
+      definition.retrieval = { ...retrieval, entries };
     }
   }
+  prompts.set(name, definition);
+}
+
+/** Reads one cases file into the prompts it names (those `only` leaves out are skipped). */
+function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<string> | undefined): void {
+  const { absRoot, display, prompts, origins } = state;
+  if (only) {
+    const named = casesPrompt(path);
+    if (named !== undefined && !only.has(named)) return;
+  }
+  const doc = readYaml(path, display(path));
+  const value = doc.value;
+  if (!isRecord(value)) throw new InputError('config/invalid', 'Expected a mapping with `prompt` and `cases`', { file: doc.file, line: 1 });
+  const promptName = expectString(doc, ['prompt'], value.prompt, '`prompt`, the name of a .prompt file');
+  // A prompt left out by `only` (its cases file was not written plainly enough to skip unread).
+  if (only && !only.has(promptName)) return;
+  const prompt = prompts.get(promptName);
+  if (!prompt) {
+    const known = [...prompts.keys()];
+    const guess = suggestName(promptName, known);
+    // At the name itself, not at the `prompt:` key.
+    const node = doc.root?.children?.get('prompt');
+    const at = node ? { file: doc.file, ...doc.lines.at(node.start) } : where(doc, ['prompt']);
+    throw new InputError(
+      'render/unknown-prompt',
+      `Unknown prompt \`${promptName}\`, expected one of ${known.map((p) => `\`${p}\``).join(', ') || 'none'} (the \`.prompt\` files in \`${display(absRoot)}\`)${guess ? `; did you mean \`${guess.name}\`?` : ''}`,
+      at,
+    );
+  }
+  if (!isRecord(value.cases)) throw new InputError('config/invalid', 'Expected `cases` to be a mapping of case name -> inputs', where(doc, ['cases']));
+  for (const [caseName, spec] of Object.entries(value.cases)) {
+    const at = where(doc, ['cases', caseName]);
+    if (!isRecord(spec)) throw new InputError('config/invalid', `Expected case \`${caseName}\` to be a mapping with \`input\``, at);
+    if (prompt.cases.has(caseName)) throw new InputError('config/duplicate', `Duplicate case \`${caseName}\` for prompt \`${promptName}\``, at);
+    const input = spec.input ?? {};
+    if (!isRecord(input)) throw new InputError('config/invalid', 'Expected `input` to be a mapping of template variables', where(doc, ['cases', caseName, 'input']));
+    const definition: CaseDefinition = { name: caseName, prompt: promptName, input, doc, file: doc.file, line: at.line ?? 1 };
+    if (typeof spec.description === 'string') definition.description = spec.description;
+    if (spec.retrieval !== undefined && spec.retrieval !== null) {
+      const key = expectString(doc, ['cases', caseName, 'retrieval'], spec.retrieval, '`retrieval`, a key of the retrieval stubs');
+      if (!prompt.retrieval) throw new InputError('config/invalid', `Case \`${caseName}\` names retrieval \`${key}\`, but prompt \`${promptName}\` declares no \`retrieval\` stubs`, where(doc, ['cases', caseName, 'retrieval']));
+      if (!prompt.retrieval.entries.has(key)) {
+        throw new InputError('render/unknown-stub', `Unknown retrieval stub \`${key}\`, expected one of ${[...prompt.retrieval.entries.keys()].map((k) => `\`${k}\``).join(', ')} (in ${prompt.retrieval.doc.file})`, where(doc, ['cases', caseName, 'retrieval']));
+      }
+      definition.retrieval = key;
+    }
+    if (spec.shape !== undefined) {
+      if (typeof spec.shape !== 'string' || !(shapes as readonly string[]).includes(spec.shape)) {
+        throw new InputError('config/invalid', `Unexpected \`shape\` ${JSON.stringify(spec.shape)}, expected one of ${shapes.map((x) => `\`${x}\``).join(', ')}`, where(doc, ['cases', caseName, 'shape']));
+      }
+      definition.shape = spec.shape as Shape;
+    }
+    if (spec.history !== undefined && spec.history !== null) {
+      definition.history = items(doc, ['cases', caseName, 'history'], spec.history, 'example', origins);
+    }
+    if (spec.tools !== undefined) {
+      if (!Array.isArray(spec.tools) || !spec.tools.every((t) => typeof t === 'string')) throw new InputError('config/invalid', 'Expected `tools` to be a list of tool names', where(doc, ['cases', caseName, 'tools']));
+      definition.tools = spec.tools;
+    }
+    prompt.cases.set(caseName, definition);
+  }
+}
+
+const isCasesFile = (absRoot: string, f: string): boolean => f.startsWith(join(absRoot, 'cases') + sep) && /\.ya?ml$/.test(f);
+
+/**
+ * Loads a prompt module folder: `*.prompt` templates (dotprompt layout: YAML frontmatter, a
+ * Handlebars body), `_name.prompt` partials, example and retrieval-stub YAML named in the
+ * frontmatter, and `cases/*.yaml` with the named standard inputs. `only` loads just the named
+ * prompts (and every partial): a worker thread that checks some cases needs no other prompt's
+ * examples, stubs or cases.
+ */
+export function loadPromptModule(root: string, cwd = process.cwd(), only?: ReadonlySet<string>): PromptModule {
+  const state = moduleState(root, cwd);
+  const files = walk(state.absRoot);
+  for (const path of files.filter((f) => f.endsWith('.prompt'))) readPromptFile(state, path, only);
+  for (const path of files.filter((f) => isCasesFile(state.absRoot, f))) readCasesFile(state, path, only);
+  const { absRoot, prompts, partials, origins } = state;
   return { root: absRoot, prompts, partials, origins };
+}
+
+/** A prompt module whose prompts are read when first asked for (see openPromptModule). */
+export interface LazyPromptModule {
+  module: PromptModule;
+  /** Reads the prompt, its examples, stubs and cases, unless they are in `module` already. */
+  ensure(prompt: string): void;
+}
+
+/**
+ * The prompt module of `root` with every partial read and no prompt yet: `ensure(name)` reads
+ * one prompt and its cases. For a case worker, which learns its prompts one at a time from a
+ * folder the main thread has already read whole (and reported any error in): it reads only
+ * what it checks.
+ */
+export function openPromptModule(root: string, cwd = process.cwd()): LazyPromptModule {
+  const state = moduleState(root, cwd);
+  const files = walk(state.absRoot);
+  const promptFiles = new Map<string, string[]>();
+  for (const path of files.filter((f) => f.endsWith('.prompt'))) {
+    const base = basename(path, '.prompt');
+    if (base.startsWith('_')) readPromptFile(state, path, undefined);
+    else promptFiles.set(base, [...(promptFiles.get(base) ?? []), path]);
+  }
+  // Cases files by the prompt they name; those not written plainly enough to tell are read for every prompt.
+  let casesFiles: { byPrompt: Map<string, string[]>; unknown: string[] } | undefined;
+  const casesOf = (prompt: string): string[] => {
+    if (!casesFiles) {
+      casesFiles = { byPrompt: new Map(), unknown: [] };
+      for (const path of files.filter((f) => isCasesFile(state.absRoot, f))) {
+        const named = casesPrompt(path);
+        if (named === undefined) casesFiles.unknown.push(path);
+        else casesFiles.byPrompt.set(named, [...(casesFiles.byPrompt.get(named) ?? []), path]);
+      }
+    }
+    const mine = new Set([...(casesFiles.byPrompt.get(prompt) ?? []), ...casesFiles.unknown]);
+    return files.filter((f) => mine.has(f));
+  };
+  const { absRoot, prompts, partials, origins } = state;
+  return {
+    module: { root: absRoot, prompts, partials, origins },
+    ensure(prompt: string): void {
+      if (prompts.has(prompt)) return;
+      const only = new Set([prompt]);
+      for (const path of promptFiles.get(prompt) ?? []) readPromptFile(state, path, only);
+      if (!prompts.has(prompt)) throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\` (no \`${prompt}.prompt\` in \`${state.display(absRoot)}\`)`);
+      for (const path of casesOf(prompt)) readCasesFile(state, path, only);
+    },
+  };
 }

@@ -1,11 +1,19 @@
 // `check --workers N`: cases spread over worker threads (src/checks/cases.ts), each thread
-// loading only its prompts, give the findings one thread gives, in the same order; an error
-// a worker meets stops the run as it would in one thread. The built CLI runs (the worker
-// script exists only in dist/), concurrently: two cores.
+// reading only the prompts of the groups it takes, give the findings one thread gives, in the
+// same order; an error a worker meets stops the run as it would in one thread. The built CLI
+// runs (the worker script exists only in dist/), concurrently: two cores. On a project this
+// small the main thread would take every group before a worker starts, so the runs with
+// threads leave every group to the workers (PROMPT_CONTRACT_TEST_WORKERS_ONLY) and print how
+// many each took.
 import { expect, test } from '@jest/globals';
 import { cliAsync, cliInProcess, report, withDemo } from './helpers.js';
 
-const run = (dir: string, workers: number) => cliAsync(['check', '--no-cache', '--format', 'json', '--workers', String(workers)], { cwd: dir });
+const run = (dir: string, workers: number) =>
+  cliAsync(['check', '--no-cache', '--format', 'json', '--workers', String(workers)], { cwd: dir, env: workers > 1 ? { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' } : {} });
+
+/** Groups each thread took, from the PROMPT_CONTRACT_THREAD_STATS line: this thread's first. */
+const withoutStats = (stderr: string): string => stderr.replace(/^prompt-contract threads:.*\n/m, '');
+const taken = (stderr: string): number[] => /prompt-contract threads: ([\d +]+) of \d+ groups/.exec(stderr)![1]!.split(' + ').map(Number);
 
 test('three threads report what one thread reports, in the same order, drift in every prompt included', () =>
   withDemo(async (demo) => {
@@ -18,19 +26,46 @@ test('three threads report what one thread reports, in the same order, drift in 
     expect(three.code).toBe(one.code);
     const findings = (r: typeof one) => report(r).diagnostics.filter((d) => !d.ruleId.startsWith('persisted/'));
     expect(findings(three)).toEqual(findings(one));
-    // The drift of each prompt is there: the threads did every share.
+    // The workers did the work: this thread took nothing.
+    expect(taken(three.stderr)[0]).toBe(0);
+    expect(taken(three.stderr).slice(1).reduce((a, b) => a + b)).toBeGreaterThan(0);
+    // The drift of each prompt is there: the threads did every group.
     const files = new Set(findings(one).map((d) => d.file));
     for (const file of ['prompts/examples/refund_agent.yaml', 'prompts/examples/order_triage.yaml', 'prompts/examples/status_chat.yaml', 'snapshots/status_chat/first_message.txt']) expect(files).toContain(file);
   }));
 
 test('a render error in a worker\'s share exits 2 with the place one thread names', () =>
   withDemo(async (demo) => {
-    // Prompts go to threads in name order: refund_agent's cases are the second thread's share.
     demo.edit('prompts/cases/refund_agent.yaml', 'message: "Do you refund gift cards?"', 'messages: "Do you refund gift cards?"');
     const [one, three] = await Promise.all([run(demo.dir, 1), run(demo.dir, 3)]);
     expect(one.code).toBe(2);
     expect(one.stderr).toMatch(/render\/missing-variable/);
-    expect({ code: three.code, stderr: three.stderr }).toEqual({ code: one.code, stderr: one.stderr });
+    expect({ code: three.code, stderr: withoutStats(three.stderr) }).toEqual({ code: one.code, stderr: one.stderr });
+  }));
+
+test('of two errors in different threads, the one a single thread meets first is reported', () =>
+  withDemo(async (demo) => {
+    // Two broken cases in two prompts: one thread stops at the first in check order (order_triage before refund_agent).
+    demo.edit('prompts/cases/refund_agent.yaml', 'message: "Do you refund gift cards?"', 'messages: "Do you refund gift cards?"');
+    demo.edit('prompts/cases/order_triage.yaml', 'order_id: A-2051', 'order_number: A-2051');
+    const [one, three] = await Promise.all([run(demo.dir, 1), run(demo.dir, 3)]);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('order_triage');
+    expect({ code: three.code, stderr: withoutStats(three.stderr) }).toEqual({ code: one.code, stderr: one.stderr });
+  }));
+
+test('custom notations (functions, which cannot be sent to a thread): each worker loads the config, with the same findings', () =>
+  withDemo(async (demo) => {
+    demo.edit('prompt-contract.config.ts', "import { defineConfig } from 'prompt-contract';", "import { defineConfig, defineNotation } from 'prompt-contract';\nconst house = defineNotation({ name: 'house-call', *find(text: string) { const re = /^CALL ([\\w.-]+) WITH (.*)$/gm; for (let m = re.exec(text); m; m = re.exec(text)) yield { start: m.index, end: m.index + m[0].length, name: m[1]!, json: m[2]! }; }, parse: (m: { name: string; json: string }) => [{ name: m.name, arguments: JSON.parse(m.json) }] });");
+    demo.edit('prompt-contract.config.ts', "providers: ['anthropic', 'openai'],", "providers: ['anthropic', 'openai'],\n  notations: [house],");
+    demo.edit('prompts/order_triage.prompt', 'Orders that have shipped', 'House example:\nCALL escalate_to_human WITH {"reason": "not-a-reason"}\n\nOrders that have shipped');
+    const [one, three] = await Promise.all([run(demo.dir, 1), run(demo.dir, 3)]);
+    expect(one.code).toBe(1);
+    const house = (r: typeof one) => report(r).diagnostics.filter((d) => d.file === 'prompts/order_triage.prompt' && d.ruleId === 'example/invalid-arguments');
+    // Found in the template once, and in every rendered case that repeats it: the workers read the notation too.
+    expect(house(one).length).toBeGreaterThan(0);
+    expect(report(three).diagnostics).toEqual(report(one).diagnostics);
+    expect(taken(three.stderr)[0]).toBe(0);
   }));
 
 // The count is read by `main`, which the binary runs as well: this one runs in this process (see cliInProcess).
