@@ -76,3 +76,24 @@ test('a workers count that is not a whole number of at least 1 is a usage error'
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('--workers') });
     }
   }));
+
+test('with --shard and with a warm cache, threads report what one thread reports', () =>
+  withDemo(async (demo) => {
+    demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
+    const env = { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' };
+    const json = (r: { stdout: string }) => report(r).diagnostics;
+    for (const shard of ['1/2', '2/2']) {
+      const args = ['check', '--no-cache', '--format', 'json', '--shard', shard];
+      const [one, three] = await Promise.all([cliAsync([...args, '--workers', '1'], { cwd: demo.dir }), cliAsync([...args, '--workers', '3'], { cwd: demo.dir, env })]);
+      expect({ code: three.code, diagnostics: json(three) }).toEqual({ code: one.code, diagnostics: json(one) });
+    }
+    // A cached run, then one example changed: the threads check only the cases that render it.
+    const cached = ['check', '--format', 'json'];
+    const first = await cliAsync([...cached, '--workers', '3'], { cwd: demo.dir, env });
+    demo.edit('prompts/examples/order_triage.yaml', 'reason: customer_request', 'reason: changed_my_mind');
+    const second = await cliAsync([...cached, '--workers', '3'], { cwd: demo.dir, env: { ...env, PROMPT_CONTRACT_CACHE_STATS: '1' } });
+    const fresh = await cliAsync(['check', '--no-cache', '--format', 'json', '--workers', '1'], { cwd: demo.dir });
+    expect(first.code).toBe(1);
+    expect({ code: second.code, diagnostics: json(second) }).toEqual({ code: fresh.code, diagnostics: json(fresh) });
+    expect(second.stderr).toMatch(/prompt-contract cache: [1-9]\d* of \d+ cases reused/);
+  }));
