@@ -69,11 +69,11 @@ function handlerRef(value: HandlerConfig, root: string, tool: string, configFile
 }
 
 /**
- * Loads the config, the tools and the prompt module. `prompts` loads only those prompts (a
- * worker's share); `lazyModule` reads the prompt module when `module` is first used, so a
- * run that finds everything unchanged in its cache never parses it.
+ * Loads the config, the tools and the prompt module. `lazyModule` reads the prompt module
+ * when `module` is first used, so a run that finds everything unchanged in its cache never
+ * parses it.
  */
-export async function loadProject(options: { cwd?: string; config?: string; importer?: Importer; prompts?: ReadonlySet<string>; lazyModule?: boolean } = {}): Promise<Project> {
+export async function loadProject(options: { cwd?: string; config?: string; importer?: Importer; lazyModule?: boolean } = {}): Promise<Project> {
   const cwd = options.cwd ?? process.cwd();
   const config = await loadConfig({ cwd, ...(options.config === undefined ? {} : { file: options.config }), ...(options.importer ? { importer: options.importer } : {}) });
   const display = (path: string): string => relative(cwd, path) || path;
@@ -113,14 +113,14 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     if (!isProviderName(provider)) throw new InputError('config/invalid', `Unknown provider \`${provider}\` in \`providers\`, expected one of ${providerNames.map((p) => `\`${p}\``).join(', ')}`, { file: display(config.file) });
   }
   const registry = new Map(tools.map((t) => [t.name, t]));
-  if (!options.lazyModule) return { config, tools, registry, module: loadPromptModule(config.prompts, cwd, options.prompts), diagnostics, display, cwd };
+  if (!options.lazyModule) return { config, tools, registry, module: loadPromptModule(config.prompts, cwd), diagnostics, display, cwd };
   let module: PromptModule | undefined;
   return {
     config,
     tools,
     registry,
     get module(): PromptModule {
-      return (module ??= loadPromptModule(config.prompts, cwd, options.prompts));
+      return (module ??= loadPromptModule(config.prompts, cwd));
     },
     diagnostics,
     display,

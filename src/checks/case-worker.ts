@@ -1,14 +1,14 @@
 /**
  * Worker-thread entry for `checkGroups`: takes the project as the main thread sends it (or
  * loads the config again when it cannot be sent), then takes groups from the shared counter
- * until none is left, reading each group's prompt when it first meets it, and posts back what
- * it found and its first error.
+ * until none is left or an earlier group has failed, reading each group's prompt when it
+ * first meets it, and posts back what it found and its first error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openPromptModule, type LazyPromptModule } from '../render/module.js';
 import { SchemaCompiler } from '../schema/validator.js';
-import { InputError, errorMessage } from '../util/errors.js';
-import { ACTIVE, RETIRED, TAKING, checkGroup, takeGroups, type CaseContext, type CaseReply, type CaseWorkerData } from './cases.js';
+import { errorMessage } from '../util/errors.js';
+import { ACTIVE, RETIRED, TAKING, checkGroup, takeGroups, toSent, type CaseContext, type CaseReply, type CaseWorkerData } from './cases.js';
 
 const port = parentPort;
 if (port !== null) {
@@ -28,7 +28,7 @@ if (port !== null) {
         const { loadProject } = await import('../project.js');
         ({ config, registry } = await loadProject({ config: data.config, cwd: data.cwd, lazyModule: true }));
       }
-      lazy = openPromptModule(config.prompts, data.cwd);
+      lazy = openPromptModule(config.prompts, data.cwd, data.casesFiles);
       project = { config, registry, module: lazy.module };
     } catch (error) {
       setup = errorMessage(error);
@@ -45,12 +45,7 @@ if (port !== null) {
       prompts.ensure(group.prompt);
       return checkGroup(context, group, compiler);
     });
-    let reply: CaseReply = { done };
-    if (error) {
-      const { cause } = error;
-      const place = cause instanceof InputError ? { code: cause.code, ...(cause.file === undefined ? {} : { file: cause.file }), ...(cause.line === undefined ? {} : { line: cause.line }), ...(cause.column === undefined ? {} : { column: cause.column }) } : {};
-      reply = { done, error: { group: error.group, message: errorMessage(cause), ...place } };
-    }
+    const reply: CaseReply = error ? { done, error: { group: error.group, ...toSent(error.cause) } } : { done };
     port.postMessage(reply);
   })();
 }

@@ -12,7 +12,8 @@ import type { Project } from '../project.js';
 import { renderCase, renderDataItems } from '../render/render.js';
 import type { SchemaCompiler } from '../schema/validator.js';
 import type { ToolSpec } from '../tools/types.js';
-import { InputError } from '../util/errors.js';
+import { casesFilesOf } from '../render/module.js';
+import { InputError, errorMessage } from '../util/errors.js';
 import { checkCaseInput } from './case-input.js';
 import { checkRenderedExamples } from './rendered.js';
 import { reconcile, snapshotFile } from '../snapshot/state.js';
@@ -112,19 +113,60 @@ export interface CaseWorkerData {
   config: string;
   inline?: { config: { prompts: string; snapshots: string; strictExamples?: boolean }; tools: ToolSpec[] };
   groups: CaseGroup[];
+  /** The cases files of each prompt in `groups`, as the main thread read them (see casesFilesOf). */
+  casesFiles: Record<string, string[]>;
   shared: SharedArrayBuffer;
   /** This worker's slot in `shared`, after ACTIVE. */
   slot: number;
 }
 
-/** Where and why a group failed, as a thread sends it. */
-export interface GroupError {
-  group: number;
+/**
+ * An error as a thread sends it: what the CLI prints from it (its kind, message, code and
+ * place), its stack for PROMPT_CONTRACT_DEBUG, and its cause, which may hold the place.
+ */
+export interface SentError {
+  name: string;
   message: string;
+  stack?: string;
   code?: string;
   file?: string;
   line?: number;
   column?: number;
+  cause?: SentError;
+}
+
+/** Where and why a group failed, as a worker sends it. */
+export interface GroupError extends SentError {
+  group: number;
+}
+
+/** `error` as it can cross to another thread (a thrown value that is not an Error keeps its message). */
+export function toSent(error: unknown, depth = 0): SentError {
+  const e = error as Partial<InputError> & { name?: unknown; stack?: unknown; cause?: unknown };
+  const sent: SentError = { name: typeof e?.name === 'string' ? e.name : 'Error', message: errorMessage(error) };
+  if (typeof e?.stack === 'string') sent.stack = e.stack;
+  if (e instanceof InputError) {
+    sent.code = e.code;
+    if (e.file !== undefined) sent.file = e.file;
+    if (e.line !== undefined) sent.line = e.line;
+    if (e.column !== undefined) sent.column = e.column;
+  }
+  if (e?.cause !== undefined && depth < 4) sent.cause = toSent(e.cause, depth + 1);
+  return sent;
+}
+
+/** A sent error as the error it was: an InputError with its code and place, a RangeError (a stack overflow), or an Error. */
+export function fromSent(sent: SentError): Error {
+  const options = sent.cause === undefined ? undefined : { cause: fromSent(sent.cause) };
+  let error: Error;
+  if (sent.code !== undefined) error = new InputError(sent.code, sent.message, { file: sent.file, line: sent.line, column: sent.column }, options);
+  else if (sent.name === 'RangeError') error = new RangeError(sent.message, options);
+  else {
+    error = new Error(sent.message, options);
+    if (sent.name !== 'Error') error.name = sent.name;
+  }
+  if (sent.stack !== undefined) error.stack = sent.stack;
+  return error;
 }
 
 export type CaseReply = { done: Array<[number, GroupResult]>; error?: GroupError } | { setup: string };
@@ -158,12 +200,6 @@ export function takeGroups(
 /** Of the errors the threads met, the one a single thread would have met: the earliest group's. */
 export function firstFailure(errors: ReadonlyArray<{ group: number; error: unknown }>): unknown {
   return errors.reduce((a, b) => (b.group < a.group ? b : a)).error;
-}
-
-/** An error a worker sent, as the error it was. */
-function fromReply(error: GroupError): Error {
-  const { message, code, group: _group, ...place } = error;
-  return code === undefined ? new Error(message) : new InputError(code, message, place);
 }
 
 /**
@@ -204,10 +240,14 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
 
   const { Worker } = await import('node:worker_threads');
   const script = new URL('./case-worker.js', import.meta.url);
-  const base = { cwd: project.cwd ?? process.cwd(), config: project.config.file, groups: [...groups], shared: shared.buffer as SharedArrayBuffer };
+  const cwd = project.cwd ?? process.cwd();
+  const names = new Set(groups.map((g) => g.prompt));
+  const casesFiles = Object.fromEntries(Object.entries(casesFilesOf(project.module, cwd)).filter(([name]) => names.has(name)));
+  const base = { cwd, config: project.config.file, groups: [...groups], casesFiles, shared: shared.buffer as SharedArrayBuffer };
   const inline = inlineProject(project);
   const workers = Array.from({ length: threads - 1 }, (_unused, slot) => {
-    const worker = new Worker(script, { workerData: { ...base, ...(inline ? { inline } : {}), slot } satisfies CaseWorkerData });
+    // The main thread's stack (V8's default, just under 1 MiB), not a worker's 4 MiB: input nested too deeply for one is for the other.
+    const worker = new Worker(script, { workerData: { ...base, ...(inline ? { inline } : {}), slot } satisfies CaseWorkerData, resourceLimits: { stackSizeMb: 1 } });
     const reply = new Promise<CaseReply>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -219,6 +259,7 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
   // For tests: leave every group to the workers, which a small project would otherwise never reach.
   const workersOnly = process.env.PROMPT_CONTRACT_TEST_WORKERS_ONLY === '1';
   const taken: number[] = [];
+  const crashes: unknown[] = [];
   try {
     if (!workersOnly) {
       // This thread, which has every prompt read, takes groups while the workers start.
@@ -233,7 +274,14 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
         taken.push(0);
         continue;
       }
-      const answer = await reply;
+      let answer: CaseReply;
+      try {
+        answer = await reply;
+      } catch (crash) {
+        // A thread that died: its groups are missing, which is an error unless an earlier group failed anyway.
+        crashes.push(crash);
+        continue;
+      }
       if ('setup' in answer) {
         process.stderr.write(`prompt-contract: a case worker could not start (${answer.setup}); the other threads checked its share\n`);
         taken.push(0);
@@ -241,13 +289,16 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
       }
       collect(answer.done);
       taken.push(answer.done.length);
-      if (answer.error) errors.push({ group: answer.error.group, error: fromReply(answer.error) });
+      if (answer.error) errors.push({ group: answer.error.group, error: fromSent(answer.error) });
     }
   } finally {
     await Promise.all(workers.map(({ worker }) => worker.terminate()));
   }
   if (process.env.PROMPT_CONTRACT_THREAD_STATS) process.stderr.write(`prompt-contract threads: ${taken.join(' + ')} of ${groups.length} groups\n`);
-  if (errors.length > 0) throw firstFailure(errors);
+  const first = errors.length > 0 ? { group: Math.min(...errors.map((e) => e.group)), error: firstFailure(errors) } : undefined;
+  // A thread that died before an earlier group was done: which error one thread would have met is unknown.
+  if (crashes.length > 0 && results.slice(0, first?.group ?? groups.length).some((r) => r === undefined)) throw crashes[0];
+  if (first) throw first.error;
   const missing = results.findIndex((r) => r === undefined);
   if (missing >= 0) throw new Error(`No thread checked the cases of \`${groups[missing]!.prompt}\` (group ${missing} of ${groups.length})`);
   return results as GroupResult[];

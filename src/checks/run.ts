@@ -185,7 +185,7 @@ export interface CheckOptions {
   /**
    * Threads to spread the cases over: 1 keeps them in this thread; by default, from three
    * cores, one per core but one once there are enough cases to pay for starting them (each
-   * loads the project again). See checks/cases.ts.
+   * imports the checks and reads the prompts it takes again). See checks/cases.ts.
    */
   workers?: number;
   /** Reuse the findings of unchanged cases from the last run, and keep this run's (default true). */

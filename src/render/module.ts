@@ -92,7 +92,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 function casesPrompt(path: string): string | undefined {
   const text = readRegularFileSync(path);
-  const names = [...text.matchAll(/^prompt:[ \t]*(["']?)([\w.-]+)\1(?:[ \t]+#.*)?[ \t]*$/gm)];
+  // An indented line after it would continue a plain value (`prompt: foo` + `  bar` is `foo bar`).
+  const names = [...text.matchAll(/^prompt:[ \t]*(["']?)([\w.-]+)\1(?:[ \t]+#.*)?[ \t]*\r?$(?!\n[ \t]+[^\s#])/gm)];
   return names.length === 1 ? names[0]![2] : undefined;
 }
 
@@ -324,8 +325,7 @@ const isCasesFile = (absRoot: string, f: string): boolean => f.startsWith(join(a
  * Loads a prompt module folder: `*.prompt` templates (dotprompt layout: YAML frontmatter, a
  * Handlebars body), `_name.prompt` partials, example and retrieval-stub YAML named in the
  * frontmatter, and `cases/*.yaml` with the named standard inputs. `only` loads just the named
- * prompts (and every partial): a worker thread that checks some cases needs no other prompt's
- * examples, stubs or cases.
+ * prompts (and every partial), and skips the cases files that plainly name another prompt.
  */
 export function loadPromptModule(root: string, cwd = process.cwd(), only?: ReadonlySet<string>): PromptModule {
   const state = moduleState(root, cwd);
@@ -344,34 +344,33 @@ export interface LazyPromptModule {
 }
 
 /**
- * The prompt module of `root` with every partial read and no prompt yet: `ensure(name)` reads
- * one prompt and its cases. For a case worker, which learns its prompts one at a time from a
- * folder the main thread has already read whole (and reported any error in): it reads only
- * what it checks.
+ * The cases files of each prompt of a module read whole, in the order they were read: what a
+ * worker needs to read one prompt's cases without guessing from the files' text.
  */
-export function openPromptModule(root: string, cwd = process.cwd()): LazyPromptModule {
+export function casesFilesOf(module: PromptModule, cwd = process.cwd()): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, prompt] of module.prompts) {
+    const files = new Set<string>();
+    for (const definition of prompt.cases.values()) files.add(resolve(cwd, definition.file));
+    out[name] = [...files];
+  }
+  return out;
+}
+
+/**
+ * The prompt module of `root` with every partial read and no prompt yet: `ensure(name)` reads
+ * one prompt and the cases files `casesFiles` gives for it (see casesFilesOf). For a case
+ * worker, which learns its prompts one at a time from a folder the main thread has already
+ * read whole (and reported any error in): it reads only what it checks.
+ */
+export function openPromptModule(root: string, cwd: string, casesFiles: Readonly<Record<string, readonly string[]>>): LazyPromptModule {
   const state = moduleState(root, cwd);
-  const files = walk(state.absRoot);
   const promptFiles = new Map<string, string[]>();
-  for (const path of files.filter((f) => f.endsWith('.prompt'))) {
+  for (const path of walk(state.absRoot).filter((f) => f.endsWith('.prompt'))) {
     const base = basename(path, '.prompt');
     if (base.startsWith('_')) readPromptFile(state, path, undefined);
     else promptFiles.set(base, [...(promptFiles.get(base) ?? []), path]);
   }
-  // Cases files by the prompt they name; those not written plainly enough to tell are read for every prompt.
-  let casesFiles: { byPrompt: Map<string, string[]>; unknown: string[] } | undefined;
-  const casesOf = (prompt: string): string[] => {
-    if (!casesFiles) {
-      casesFiles = { byPrompt: new Map(), unknown: [] };
-      for (const path of files.filter((f) => isCasesFile(state.absRoot, f))) {
-        const named = casesPrompt(path);
-        if (named === undefined) casesFiles.unknown.push(path);
-        else casesFiles.byPrompt.set(named, [...(casesFiles.byPrompt.get(named) ?? []), path]);
-      }
-    }
-    const mine = new Set([...(casesFiles.byPrompt.get(prompt) ?? []), ...casesFiles.unknown]);
-    return files.filter((f) => mine.has(f));
-  };
   const { absRoot, prompts, partials, origins } = state;
   return {
     module: { root: absRoot, prompts, partials, origins },
@@ -380,7 +379,7 @@ export function openPromptModule(root: string, cwd = process.cwd()): LazyPromptM
       const only = new Set([prompt]);
       for (const path of promptFiles.get(prompt) ?? []) readPromptFile(state, path, only);
       if (!prompts.has(prompt)) throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\` (no \`${prompt}.prompt\` in \`${state.display(absRoot)}\`)`);
-      for (const path of casesOf(prompt)) readCasesFile(state, path, only);
+      for (const path of casesFiles[prompt] ?? []) readCasesFile(state, path, only);
     },
   };
 }

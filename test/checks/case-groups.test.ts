@@ -3,7 +3,8 @@
 // out of those the threads met. Threads are played here by nested calls on one counter: a
 // thread's check can let another thread take groups before it returns.
 import { describe, expect, test } from '@jest/globals';
-import { ACTIVE, FAILED, GROUP_CASES, NEXT, caseGroups, firstFailure, takeGroups, type CaseGroup, type GroupResult } from '../../src/checks/cases.js';
+import { ACTIVE, FAILED, GROUP_CASES, NEXT, caseGroups, firstFailure, fromSent, takeGroups, toSent, type CaseGroup, type GroupResult } from '../../src/checks/cases.js';
+import { InputError } from '../../src/util/errors.js';
 
 const counter = (groups: number): Int32Array => {
   const shared = new Int32Array(new SharedArrayBuffer(4 * (ACTIVE + 2)));
@@ -89,5 +90,31 @@ describe('takeGroups', () => {
     expect(early.done.map(([i]) => i)).toEqual([0, 1]);
     const late = takeGroups(shared, groups, ok);
     expect(late).toEqual({ done: [] });
+  });
+});
+
+describe('errors sent between threads', () => {
+  test('an InputError keeps its code, place, stack and the place of its cause', () => {
+    const cause = new InputError('config/yaml-syntax', 'bad indent', { file: 'prompts/x.yaml', line: 3, column: 5 });
+    const error = new InputError('render/template', 'cannot compile', {}, { cause });
+    const back = fromSent(structuredClone(toSent(error))) as InputError;
+    expect(back).toBeInstanceOf(InputError);
+    expect({ code: back.code, message: back.message, file: back.file, stack: back.stack }).toEqual({ code: 'render/template', message: 'cannot compile', file: undefined, stack: error.stack });
+    expect(back.cause).toBeInstanceOf(InputError);
+    expect(back.cause).toMatchObject({ code: 'config/yaml-syntax', file: 'prompts/x.yaml', line: 3, column: 5 });
+  });
+
+  test('a stack overflow stays a RangeError, which the CLI words as input nested too deeply', () => {
+    let overflow: unknown;
+    const deep = (n: number): number => deep(n + 1) + 1;
+    try {
+      deep(0);
+    } catch (error) {
+      overflow = error;
+    }
+    const back = fromSent(structuredClone(toSent(overflow)));
+    expect(back).toBeInstanceOf(RangeError);
+    expect(back.message).toBe((overflow as Error).message);
+    expect(fromSent(toSent('a thrown string')).message).toBe('a thrown string');
   });
 });

@@ -6,7 +6,7 @@
 // threads leave every group to the workers (PROMPT_CONTRACT_TEST_WORKERS_ONLY) and print how
 // many each took.
 import { expect, test } from '@jest/globals';
-import { cliAsync, cliInProcess, report, withDemo } from './helpers.js';
+import { cliAsync, cliInProcess, report, withDemo, type CliResult } from './helpers.js';
 
 const run = (dir: string, workers: number) =>
   cliAsync(['check', '--no-cache', '--format', 'json', '--workers', String(workers)], { cwd: dir, env: workers > 1 ? { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' } : {} });
@@ -81,7 +81,7 @@ test('with --shard and with a warm cache, threads report what one thread reports
   withDemo(async (demo) => {
     demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
     const env = { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' };
-    const json = (r: { stdout: string }) => report(r).diagnostics;
+    const json = (r: CliResult) => report(r).diagnostics;
     for (const shard of ['1/2', '2/2']) {
       const args = ['check', '--no-cache', '--format', 'json', '--shard', shard];
       const [one, three] = await Promise.all([cliAsync([...args, '--workers', '1'], { cwd: demo.dir }), cliAsync([...args, '--workers', '3'], { cwd: demo.dir, env })]);

@@ -1,9 +1,10 @@
-// openPromptModule: the prompt module a case worker reads one prompt at a time. Each prompt it
-// reads is the prompt loadPromptModule reads (same cases, examples, stubs, and the same
-// rendering), it reads nothing it was not asked for, and cases files that cannot be told apart
-// without parsing them are read for every prompt without giving any prompt its cases twice.
+// openPromptModule: the prompt module a case worker reads one prompt at a time, given each
+// prompt's cases files as the main thread read them. Each prompt it reads is the prompt
+// loadPromptModule reads (same cases in the same order, examples, stubs, and the same
+// rendering), and it reads nothing it was not asked for. loadPromptModule's `only` tells a
+// cases file's prompt from its text without parsing it, unless the text leaves room for doubt.
 import { describe, expect, test } from '@jest/globals';
-import { loadPromptModule, openPromptModule, type PromptModule } from '../../src/render/module.js';
+import { casesFilesOf, loadPromptModule, openPromptModule, type PromptModule } from '../../src/render/module.js';
 import { listCases, renderCase, renderDataItems } from '../../src/render/render.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 import { lookupOrder, scratch, thrown } from './helpers.js';
@@ -40,7 +41,7 @@ describe('openPromptModule', () => {
   const whole = loadPromptModule('prompts', root);
 
   test('reads only the prompts asked for, and each as the whole module has it', () => {
-    const lazy = openPromptModule('prompts', root);
+    const lazy = openPromptModule('prompts', root, casesFilesOf(whole, root));
     expect([...lazy.module.prompts.keys()]).toEqual([]);
     expect([...lazy.module.partials.keys()].sort()).toEqual(['doc', 'ex']);
     lazy.ensure('c');
@@ -49,7 +50,7 @@ describe('openPromptModule', () => {
     expect([...lazy.module.prompts.keys()]).toEqual(['c', 'a']);
     for (const name of ['a', 'c']) {
       const [mine, theirs] = [lazy.module.prompts.get(name)!, whole.prompts.get(name)!];
-      expect([...mine.cases.keys()].sort()).toEqual([...theirs.cases.keys()].sort());
+      expect([...mine.cases.keys()]).toEqual([...theirs.cases.keys()]);
       expect(mine.examples?.items.map((i) => i.value)).toEqual(theirs.examples?.items.map((i) => i.value));
       expect(rendersOf(lazy.module, name)).toEqual(rendersOf(whole, name));
     }
@@ -57,8 +58,8 @@ describe('openPromptModule', () => {
     expect([...lazy.module.prompts.get('c')!.cases.keys()].sort()).toEqual(['five', 'four']);
   });
 
-  test('cases files read for every prompt give each prompt its own cases, once', () => {
-    const lazy = openPromptModule('prompts', root);
+  test('every prompt read one at a time gives the cases of the whole module, once each', () => {
+    const lazy = openPromptModule('prompts', root, casesFilesOf(whole, root));
     for (const name of ['b', 'c', 'a']) lazy.ensure(name);
     const cases = (m: PromptModule) => listCases(m).map((c) => `${c.prompt}/${c.case}`);
     expect(cases(lazy.module)).toEqual(cases(whole));
@@ -66,9 +67,31 @@ describe('openPromptModule', () => {
   });
 
   test('a prompt that is not there is an error naming the folder', () => {
-    const lazy = openPromptModule('prompts', root);
+    const lazy = openPromptModule('prompts', root, casesFilesOf(whole, root));
     const error = thrown(() => lazy.ensure('nope'));
     expect(error).toMatchObject({ code: 'render/unknown-prompt' });
     expect(error.message).toContain('`nope`');
+  });
+
+  test('a cases file the main thread did not give for a prompt is not read for it', () => {
+    const lazy = openPromptModule('prompts', root, { c: [] });
+    lazy.ensure('c');
+    expect([...lazy.module.prompts.get('c')!.cases.keys()]).toEqual([]);
+  });
+});
+
+describe("loadPromptModule's `only`", () => {
+  test('a prompt name continued on the next line is read as YAML reads it', () => {
+    // `prompt: foo` followed by an indented line is the plain scalar `foo bar`, the name of another prompt.
+    const root = scratch({
+      'prompts/foo.prompt': 'Foo {{name}}\n',
+      'prompts/foo bar.prompt': 'Foo bar {{name}}\n',
+      'prompts/cases/one.yaml': 'prompt: foo\n  bar\ncases:\n  one:\n    input: { name: Ana }\n',
+      'prompts/cases/two.yaml': 'prompt: foo # the short one\ncases:\n  two:\n    input: { name: Bo }\n',
+    });
+    const whole = loadPromptModule('prompts', root);
+    expect(listCases(whole)).toEqual([{ prompt: 'foo', case: 'two' }, { prompt: 'foo bar', case: 'one' }]);
+    expect(listCases(loadPromptModule('prompts', root, new Set(['foo bar'])))).toEqual([{ prompt: 'foo bar', case: 'one' }]);
+    expect(listCases(loadPromptModule('prompts', root, new Set(['foo'])))).toEqual([{ prompt: 'foo', case: 'two' }]);
   });
 });
