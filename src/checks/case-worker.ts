@@ -28,7 +28,7 @@ if (port !== null) {
         const { loadProject } = await import('../project.js');
         ({ config, registry } = await loadProject({ config: data.config, cwd: data.cwd, lazyModule: true }));
       }
-      lazy = openPromptModule(config.prompts, data.cwd, data.casesFiles);
+      lazy = openPromptModule(config.prompts, data.cwd, new Map(data.casesFiles));
       project = { config, registry, module: lazy.module };
     } catch (error) {
       setup = errorMessage(error);

@@ -113,8 +113,8 @@ export interface CaseWorkerData {
   config: string;
   inline?: { config: { prompts: string; snapshots: string; strictExamples?: boolean }; tools: ToolSpec[] };
   groups: CaseGroup[];
-  /** The cases files of each prompt in `groups`, as the main thread read them (see casesFilesOf). */
-  casesFiles: Record<string, string[]>;
+  /** The cases files of each prompt in `groups`, as the main thread read them (see casesFilesOf): pairs, as a prompt may be named `__proto__`. */
+  casesFiles: Array<[string, string[]]>;
   shared: SharedArrayBuffer;
   /** This worker's slot in `shared`, after ACTIVE. */
   slot: number;
@@ -242,7 +242,7 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
   const script = new URL('./case-worker.js', import.meta.url);
   const cwd = project.cwd ?? process.cwd();
   const names = new Set(groups.map((g) => g.prompt));
-  const casesFiles = Object.fromEntries(Object.entries(casesFilesOf(project.module, cwd)).filter(([name]) => names.has(name)));
+  const casesFiles = [...casesFilesOf(project.module, cwd)].filter(([name]) => names.has(name));
   const base = { cwd, config: project.config.file, groups: [...groups], casesFiles, shared: shared.buffer as SharedArrayBuffer };
   const inline = inlineProject(project);
   const workers = Array.from({ length: threads - 1 }, (_unused, slot) => {

@@ -347,13 +347,9 @@ export interface LazyPromptModule {
  * The cases files of each prompt of a module read whole, in the order they were read: what a
  * worker needs to read one prompt's cases without guessing from the files' text.
  */
-export function casesFilesOf(module: PromptModule, cwd = process.cwd()): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, prompt] of module.prompts) {
-    const files = new Set<string>();
-    for (const definition of prompt.cases.values()) files.add(resolve(cwd, definition.file));
-    out[name] = [...files];
-  }
+export function casesFilesOf(module: PromptModule, cwd = process.cwd()): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, prompt] of module.prompts) out.set(name, [...new Set([...prompt.cases.values()].map((definition) => resolve(cwd, definition.file)))]);
   return out;
 }
 
@@ -363,7 +359,7 @@ export function casesFilesOf(module: PromptModule, cwd = process.cwd()): Record<
  * worker, which learns its prompts one at a time from a folder the main thread has already
  * read whole (and reported any error in): it reads only what it checks.
  */
-export function openPromptModule(root: string, cwd: string, casesFiles: Readonly<Record<string, readonly string[]>>): LazyPromptModule {
+export function openPromptModule(root: string, cwd: string, casesFiles: ReadonlyMap<string, readonly string[]>): LazyPromptModule {
   const state = moduleState(root, cwd);
   const promptFiles = new Map<string, string[]>();
   for (const path of walk(state.absRoot).filter((f) => f.endsWith('.prompt'))) {
@@ -379,7 +375,7 @@ export function openPromptModule(root: string, cwd: string, casesFiles: Readonly
       const only = new Set([prompt]);
       for (const path of promptFiles.get(prompt) ?? []) readPromptFile(state, path, only);
       if (!prompts.has(prompt)) throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\` (no \`${prompt}.prompt\` in \`${state.display(absRoot)}\`)`);
-      for (const path of casesFiles[prompt] ?? []) readCasesFile(state, path, only);
+      for (const path of casesFiles.get(prompt) ?? []) readCasesFile(state, path, only);
     },
   };
 }

@@ -74,10 +74,30 @@ describe('openPromptModule', () => {
   });
 
   test('a cases file the main thread did not give for a prompt is not read for it', () => {
-    const lazy = openPromptModule('prompts', root, { c: [] });
+    const lazy = openPromptModule('prompts', root, new Map([['c', []]]));
     lazy.ensure('c');
     expect([...lazy.module.prompts.get('c')!.cases.keys()]).toEqual([]);
   });
+});
+
+// (`__proto__.prompt` is a partial, `_proto__`: a leading underscore makes one.)
+test('prompts named like the properties every object has keep their cases files', () => {
+  const names = ['constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+  const tree: Record<string, string> = {};
+  for (const n of names) {
+    tree[`prompts/${n}.prompt`] = `${n} {{name}}\n`;
+    tree[`prompts/cases/${n}.yaml`] = `prompt: ${JSON.stringify(n)}\ncases:\n  one:\n    input: { name: Ana }\n`;
+  }
+  const root = scratch(tree);
+  const whole = loadPromptModule('prompts', root);
+  const files = casesFilesOf(whole, root);
+  expect([...files.keys()].sort()).toEqual([...names].sort());
+  // As a worker gets them: copied to another thread, then made a map again.
+  const lazy = openPromptModule('prompts', root, new Map(structuredClone([...files])));
+  for (const n of names) {
+    lazy.ensure(n);
+    expect(renderCase(lazy.module, n, 'one', registry).text).toBe(`${n} Ana\n`);
+  }
 });
 
 describe("loadPromptModule's `only`", () => {
