@@ -13,6 +13,7 @@ import { renderCase, renderDataItems } from '../render/render.js';
 import type { SchemaCompiler } from '../schema/validator.js';
 import type { ToolSpec } from '../tools/types.js';
 import { casesFilesOf } from '../render/module.js';
+import { workersFromEnv } from '../util/workers.js';
 import { InputError, errorMessage } from '../util/errors.js';
 import { checkCaseInput } from './case-input.js';
 import { checkRenderedExamples } from './rendered.js';
@@ -304,11 +305,12 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
   return results as GroupResult[];
 }
 
-/** How many threads (this one included) to spread `count` cases over. */
+/** How many threads (this one included) to spread `count` cases over: as asked (`--workers`, else PROMPT_CONTRACT_WORKERS), else by cores. */
 async function threadsFor(count: number, requested: number | undefined): Promise<number> {
   if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) {
     throw new InputError('usage', `Invalid workers count ${String(requested)}; expected a whole number of at least 1`);
   }
+  requested ??= workersFromEnv();
   if (requested === 1 || count === 0) return 1;
   // Run from the sources (ts-jest) there is no compiled worker script: stay in this thread.
   const { existsSync } = await import('node:fs');

@@ -6,6 +6,7 @@ import type { RecordedItem } from '../sources/types.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
 import type { AccumulatorState, RecordedAccumulator, RecordedCheckOptions } from './recorded.js';
+import { workersFromEnv } from '../util/workers.js';
 
 export interface ValidateRecordedOptions extends RecordedCheckOptions {
   /**
@@ -95,11 +96,7 @@ function requestedWorkers(option: number | undefined): number | undefined {
     if (!Number.isInteger(option) || option < 1) throw new InputError('config/invalid', `Invalid \`workers\` option ${String(option)}; expected a whole number of at least 1`);
     return option;
   }
-  const env = process.env.PROMPT_CONTRACT_WORKERS?.trim();
-  if (env === undefined || env === '' || env === 'auto') return undefined;
-  const n = Number(env);
-  if (!Number.isInteger(n) || n < 1) throw new InputError('config/invalid', `Invalid PROMPT_CONTRACT_WORKERS=${JSON.stringify(env)}; expected a whole number of at least 1, or \`auto\``);
-  return n;
+  return workersFromEnv();
 }
 
 /**

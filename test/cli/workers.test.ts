@@ -97,3 +97,16 @@ test('with --shard and with a warm cache, threads report what one thread reports
     expect({ code: second.code, diagnostics: json(second) }).toEqual({ code: fresh.code, diagnostics: json(fresh) });
     expect(second.stderr).toMatch(/prompt-contract cache: [1-9]\d* of \d+ cases reused/);
   }));
+
+test('PROMPT_CONTRACT_WORKERS sets the threads when --workers does not, and a bad value is refused', () =>
+  withDemo(async (demo) => {
+    const args = ['check', '--no-cache', '--format', 'json'];
+    const env = { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' };
+    const [three, flag] = await Promise.all([cliAsync(args, { cwd: demo.dir, env: { ...env, PROMPT_CONTRACT_WORKERS: '3' } }), cliAsync([...args, '--workers', '2'], { cwd: demo.dir, env: { ...env, PROMPT_CONTRACT_WORKERS: '3' } })]);
+    expect(taken(three.stderr)).toHaveLength(3);
+    // The flag wins over the environment.
+    expect(taken(flag.stderr)).toHaveLength(2);
+    expect(report(three).diagnostics).toEqual(report(flag).diagnostics);
+    const bad = await cliInProcess(args, { cwd: demo.dir, env: { PROMPT_CONTRACT_WORKERS: 'many' } });
+    expect({ code: bad.code, stderr: bad.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('PROMPT_CONTRACT_WORKERS="many"') });
+  }));
