@@ -184,7 +184,26 @@ class Cursor {
 const lineBreak = /\r\n|\r|\n/g;
 const blankRe = /^[ \t]*$/;
 
-/** Fences and block quotes of `text`, or `undefined` when the text needs the full parser. */
+const thematicBreak = { '*': /^(?:\*[ \t]*){3,}$/, '-': /^(?:-[ \t]*){3,}$/, _: /^(?:_[ \t]*){3,}$/ };
+
+/** The paragraph a line of prose opens: not one of link reference definitions, which start with `[`. */
+const PROSE: Leaf = { kind: 'paragraph', definitions: false };
+
+/** Whether a line starts, after at most three spaces, with an ASCII letter: nothing CommonMark opens a block with. */
+function startsProse(s: string): boolean {
+  let i = 0;
+  while (i < 3 && s.charCodeAt(i) === 32) i++;
+  const c = s.charCodeAt(i) | 32;
+  return c >= 97 && c <= 122;
+}
+
+/** Whether a line starts, after at most three spaces, with `char`: only such a line can close a fence of it. */
+function mayClose(s: string, char: string): boolean {
+  let i = 0;
+  while (i < 3 && s.charCodeAt(i) === 32) i++;
+  return s[i] === char;
+}
+
 /** Fences and block quotes of `text`, or `undefined` when some of it needs the full parser. */
 export function scanBlocks(text: string): ScannedBlocks | undefined {
   const r = scanBlockRange(text, 0, 1);
@@ -248,16 +267,44 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     }
   };
 
-  lineBreak.lastIndex = from;
+  // Lines end in `\n` alone unless the text holds a `\r`: then the regular expression finds each end.
+  const lf = !text.includes('\r', from);
   while (ls <= text.length) {
     if (containers.length === 0 && leaf === null) reset = { offset: ls, line: lineNo + 1, fences: fences.length, quotes: quotes.length };
     if (ls >= stopAt) return stopHere();
-    const m = lineBreak.exec(text);
-    const le = m ? m.index : text.length;
-    const eol = m ? m[0] : '';
+    let le: number;
+    let eol: string;
+    if (lf) {
+      le = text.indexOf('\n', ls);
+      eol = le === -1 ? '' : '\n';
+      if (le === -1) le = text.length;
+    } else {
+      lineBreak.lastIndex = ls;
+      const m = lineBreak.exec(text);
+      le = m ? m.index : text.length;
+      eol = m ? m[0] : '';
+    }
     const s = text.slice(ls, le);
     lineNo++;
-    const atEof = !m;
+    const atEof = eol === '';
+    // Most lines of a prompt are prose outside any container: a line that starts (after at most
+    // three spaces) with a letter starts no block, so it opens a paragraph or continues one.
+    if (containers.length === 0 && (leaf === null || leaf.kind === 'paragraph') && startsProse(s)) {
+      leaf ??= PROSE;
+      ls = le + eol.length;
+      if (atEof) break;
+      continue;
+    }
+    // Likewise the body of a fence outside any container, indented by nothing: a line that does
+    // not start (after at most three spaces) with the fence's character cannot close it.
+    if (containers.length === 0 && leaf !== null && leaf.kind === 'fence' && leaf.indent === 0 && !(atEof && s === '') && !mayClose(s, leaf.char)) {
+      leaf.parts.push(leaf.pendingEol, s);
+      leaf.pendingEol = eol;
+      leaf.end = le;
+      ls = le + eol.length;
+      if (atEof) break;
+      continue;
+    }
     const cur = new Cursor(s);
 
     // Which open containers this line continues.
@@ -436,7 +483,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         newLeaf = null;
         break;
       }
-      if ((c === '*' || c === '-' || c === '_') && new RegExp(`^(?:\\${c}[ \\t]*){3,}$`).test(rest)) {
+      if ((c === '*' || c === '-' || c === '_') && thematicBreak[c].test(rest)) {
         newLeaf = null;
         break;
       }
