@@ -174,8 +174,8 @@ export type CaseReply = { done: Array<[number, GroupResult]>; error?: GroupError
 
 /**
  * Takes groups from the shared counter until none is left or one before the next has failed,
- * and checks each (`prepare` first reads its prompt, in a worker). Stops at its first error,
- * which it returns with the group it happened in.
+ * and checks each (in a worker, `check` first reads the group's prompt). Stops at its first
+ * error, which it returns with the group it happened in.
  */
 export function takeGroups(
   shared: Int32Array,
