@@ -259,10 +259,13 @@ function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<stri
   prompts.set(name, definition);
 }
 
-/** Reads one cases file into the prompts it names (those `only` leaves out are skipped). */
-function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<string> | undefined): void {
+/**
+ * Reads one cases file into the prompts it names (those `only` leaves out are skipped, unread
+ * when the text names its prompt plainly; `known`: the file is known to name one of them).
+ */
+function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<string> | undefined, known = false): void {
   const { absRoot, display, prompts, origins } = state;
-  if (only) {
+  if (only && !known) {
     const named = casesPrompt(path);
     if (named !== undefined && !only.has(named)) return;
   }
@@ -375,7 +378,7 @@ export function openPromptModule(root: string, cwd: string, casesFiles: Readonly
       const only = new Set([prompt]);
       for (const path of promptFiles.get(prompt) ?? []) readPromptFile(state, path, only);
       if (!prompts.has(prompt)) throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\` (no \`${prompt}.prompt\` in \`${state.display(absRoot)}\`)`);
-      for (const path of casesFiles.get(prompt) ?? []) readCasesFile(state, path, only);
+      for (const path of casesFiles.get(prompt) ?? []) readCasesFile(state, path, only, true);
     },
   };
 }
