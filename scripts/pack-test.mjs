@@ -128,6 +128,12 @@ You manage {{user}}'s calendar.
   edit(join(ts, 'prompts/examples/calendar.yaml'), 'minutes: 15', 'minutes: 1');
   step('ts: a stale example fails check at its YAML line', 'npx', ['prompt-contract', 'check'], ts, { code: 1, expect: /prompts\/examples\/calendar\.yaml\n\s+3:\d+\s+error/ });
   step('ts: a stale example fails npm test', 'npm', ['test'], ts, { code: 1, env: { CI: 'true' }, expect: /example\/invalid-arguments/ });
+  // The worker script from the installed package: the threads, not this one, check every case.
+  step('ts: check --workers 2 finds it from a worker thread', 'npx', ['prompt-contract', 'check', '--no-cache', '--workers', '2'], ts, {
+    code: 1,
+    env: { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' },
+    expect: /^(?=[\s\S]*prompts\/examples\/calendar\.yaml\n\s+3:\d+\s+error)(?=[\s\S]*prompt-contract threads: 0 \+ [1-9])/,
+  });
 
   // 3. Vitest: the same suite through prompt-contract/vitest, with Vitest's own -u and CI.
   const vt = join(work, 'vitest-project');
