@@ -61,8 +61,9 @@ function placeholderValue(value: string): Placeholder | undefined {
  */
 function proseValue(t: string): boolean {
   if (t.length > 120 || t.includes('\n')) return false;
-  if (/^true or false\b/i.test(t)) return true;
-  if (/^\/?path\/to\/[\w./-]*$/i.test(t)) return true;
+  const first = t.charCodeAt(0) | 32;
+  if (first === 116 && /^true or false\b/i.test(t)) return true;
+  if ((first === 47 || first === 112) && /^\/?path\/to\/[\w./-]*$/i.test(t)) return true;
   // The rest ends in `here` or in `(optional)`/`(required)`: the words are counted only then.
   if (!/(?:\bhere\b\.?|\))$/i.test(t)) return false;
   if (t.split(/\s+/).length > 12) return false;
@@ -72,25 +73,38 @@ function proseValue(t: string): boolean {
 
 /** A placeholder in a parsed call: its name, an argument key or a string value anywhere inside. */
 export function placeholderInCall(name: string, args: unknown): Placeholder | undefined {
-  const inName = templateVariable.exec(name);
-  if (inName) return { token: inName[0], unrendered: true };
+  if (name.includes('{')) {
+    const inName = templateVariable.exec(name);
+    if (inName) return { token: inName[0], unrendered: true };
+  }
   if (isPlaceholderName(name)) return { token: name, unrendered: false };
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: args, depth: 0 }];
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop()!;
-    if (depth > 64) continue;
-    if (typeof value === 'string') {
-      const p = placeholderValue(value);
+  return placeholderInValue(args, 0);
+}
+
+/**
+ * The placeholder a depth-first walk meets first in a value: an object's keys in order, then
+ * its values and an array's items from the last (the order the walk has always reported in,
+ * which decides the token a finding names). Nothing past 64 levels is looked at.
+ */
+function placeholderInValue(value: unknown, depth: number): Placeholder | undefined {
+  if (depth > 64) return undefined;
+  if (typeof value === 'string') return placeholderValue(value);
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = value.length - 1; i >= 0; i--) {
+      const p = placeholderInValue(value[i], depth + 1);
       if (p) return p;
-    } else if (Array.isArray(value)) {
-      for (const v of value) stack.push({ value: v, depth: depth + 1 });
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [k, v] of Object.entries(value)) {
-        const p = placeholderValue(k);
-        if (p) return p;
-        stack.push({ value: v, depth: depth + 1 });
-      }
     }
+    return undefined;
+  }
+  const keys = Object.keys(value);
+  for (const k of keys) {
+    const p = placeholderValue(k);
+    if (p) return p;
+  }
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const p = placeholderInValue((value as Record<string, unknown>)[keys[i]!], depth + 1);
+    if (p) return p;
   }
   return undefined;
 }
