@@ -117,6 +117,15 @@ const RACY_MS = 2000;
 
 let codeKey: string | undefined;
 
+/**
+ * Whether a file of this package is code that runs, whose stamp keys the cache: compiled
+ * modules and the prebuilt meta-schema validator, or the sources under ts-jest; not type
+ * declarations or source maps, which a run never reads (half of `dist/`, stamped for nothing).
+ */
+export function isCodeFile(name: string): boolean {
+  return /\.(?:js|cjs|mjs)$/.test(name) || (/\.[cm]?ts$/.test(name) && !/\.d\.[cm]?ts$/.test(name));
+}
+
 /** This package's code and the libraries whose behaviour shapes findings: a rebuild or an upgrade starts a new cache. */
 function code(): string {
   if (codeKey !== undefined) return codeKey;
@@ -127,7 +136,7 @@ function code(): string {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, e.name);
       if (e.isDirectory()) walk(path);
-      else if (e.name.endsWith('.js') || e.name.endsWith('.ts')) parts.push(`${path.slice(root.length)}:${stamp(path)}`);
+      else if (isCodeFile(e.name)) parts.push(`${path.slice(root.length)}:${stamp(path)}`);
     }
   };
   walk(root);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createJiti } from 'jiti';
 import { loadProject } from '../../src/project.js';
 import { runCheck } from '../../src/checks/run.js';
-import { CACHE_DIR_ENV } from '../../src/checks/cache.js';
+import { CACHE_DIR_ENV, isCodeFile } from '../../src/checks/cache.js';
 import type { Diagnostic } from '../../src/report/diagnostic.js';
 import { demoCopy, stableScratch } from '../cli/helpers.js';
 
@@ -195,4 +195,10 @@ test('a torn cache file is ignored and replaced', async () => {
   const again = await check(demo.dir, true);
   expect(again.reused).toBe(0);
   expect((await check(demo.dir, true)).reused).toBe(CASES);
+});
+
+test('the code that keys the cache: every module a run can load, and no declaration or map', () => {
+  // What `npm run build` writes to dist/, and the sources a run under ts-jest loads.
+  for (const name of ['run.js', 'meta-2020-12.cjs', 'loader.mjs', 'run.ts', 'jest-esm-check.cts']) expect(isCodeFile(name)).toBe(true);
+  for (const name of ['run.d.ts', 'run.js.map', 'jest-esm-check.d.cts', 'index.d.mts', '.tsbuildinfo', 'README.md']) expect(isCodeFile(name)).toBe(false);
 });
