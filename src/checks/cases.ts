@@ -198,9 +198,9 @@ export function takeGroups(
   }
 }
 
-/** Of the errors the threads met, the one a single thread would have met: the earliest group's. */
-export function firstFailure(errors: ReadonlyArray<{ group: number; error: unknown }>): unknown {
-  return errors.reduce((a, b) => (b.group < a.group ? b : a)).error;
+/** Of the errors the threads met, the one a single thread would have met: the earliest group's (undefined for none). */
+export function firstFailure<E extends { group: number }>(errors: readonly E[]): E | undefined {
+  return errors.length === 0 ? undefined : errors.reduce((a, b) => (b.group < a.group ? b : a));
 }
 
 /**
@@ -296,7 +296,7 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
     await Promise.all(workers.map(({ worker }) => worker.terminate()));
   }
   if (process.env.PROMPT_CONTRACT_THREAD_STATS) process.stderr.write(`prompt-contract threads: ${taken.join(' + ')} of ${groups.length} groups\n`);
-  const first = errors.length > 0 ? { group: Math.min(...errors.map((e) => e.group)), error: firstFailure(errors) } : undefined;
+  const first = firstFailure(errors);
   // A thread that died before an earlier group was done: which error one thread would have met is unknown.
   if (crashes.length > 0 && results.slice(0, first?.group ?? groups.length).some((r) => r === undefined)) throw crashes[0];
   if (first) throw first.error;

@@ -77,8 +77,8 @@ describe('takeGroups', () => {
     // Nothing after group 3 was checked by anyone.
     expect(Math.max(...checked)).toBe(3);
     const errors = [first, other!].map((r) => ({ group: r.error!.group, error: r.error!.cause }));
-    expect((firstFailure(errors) as Error).message).toBe('at 0');
-    expect((firstFailure([...errors].reverse()) as Error).message).toBe('at 0');
+    expect((firstFailure(errors)!.error as Error).message).toBe('at 0');
+    expect((firstFailure([...errors].reverse())!.error as Error).message).toBe('at 0');
   });
 
   test('a thread that comes late to a failed run takes nothing past the failure', () => {
