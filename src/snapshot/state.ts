@@ -64,6 +64,42 @@ function read(file: string, shown: string): string | undefined {
   }
 }
 
+/** `String.prototype.isWellFormed`: in every Node this package supports, and in ES2024's lib, not ES2023's. */
+type WellFormed = string & { isWellFormed(): boolean };
+
+/** Scratch space for `holdsExactly`, grown as needed and kept: a run compares thousands of snapshots. */
+let fileBytes = Buffer.allocUnsafe(0);
+let textBytes = Buffer.allocUnsafe(0);
+
+/**
+ * Whether `file` holds exactly the UTF-8 encoding of `text`, found without decoding the file
+ * into a string (which costs more than the rest of a snapshot comparison). False when it
+ * differs or cannot be read, and for text that is not well-formed UTF-16 (a lone surrogate
+ * is written as U+FFFD, which reads back as a different string): `read` then decides.
+ */
+function holdsExactly(file: string, text: string): boolean {
+  if (!(text as WellFormed).isWellFormed()) return false;
+  if (textBytes.length < text.length * 3) textBytes = Buffer.allocUnsafe(text.length * 3);
+  const length = textBytes.write(text);
+  if (fileBytes.length < length + 1) fileBytes = Buffer.allocUnsafe(textBytes.length + 1);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    // One byte past the text's length tells a longer file from an equal one.
+    let got = 0;
+    for (let n; got <= length && (n = readSync(fd, fileBytes, got, length + 1 - got, got)) > 0; ) got += n;
+    return got === length && textBytes.compare(fileBytes, 0, length, 0, length) === 0;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The first bytes of a file, enough to see a header; undefined when it cannot be read. */
 function head(file: string, bytes = 64): string | undefined {
   let fd: number | undefined;
@@ -239,6 +275,8 @@ export function lineDiff(expected: string, received: string, name: string, maxLi
  */
 export function reconcile(file: string, received: string, mode: UpdateMode, cwd = process.cwd()): SnapshotResult {
   const shown = relative(cwd, file) || file;
+  // Nearly every snapshot matches: compare bytes, and decode the file only when they differ.
+  if (holdsExactly(file, received)) return { status: 'matched', file: shown };
   const expected = read(file, shown);
   if (expected === undefined) {
     if (mode === 'none') return { status: 'missing', file: shown };

@@ -57,6 +57,36 @@ describe('reconcile follows Jest update modes', () => {
     expect(readdirSync(join(dir, 'p'))).toEqual(['c.txt']);
   });
 
+  // A match is found by comparing bytes; anything else goes through the decoded text.
+  test('only a file with exactly the text\'s bytes matches: one byte more or less, or other bytes, are a mismatch', () => {
+    const dir = fresh();
+    const file = snapshotFile(dir, 'p', 'c');
+    mkdirSync(dirname(file));
+    const text = `${HEADER}café – naïve 𝄞 prompt\n`;
+    const bytes = Buffer.from(text);
+    const cases: Array<[string, Buffer, string]> = [
+      ['the same bytes', bytes, 'matched'],
+      ['one byte more', Buffer.concat([bytes, Buffer.from('\n')]), 'mismatch'],
+      ['one byte less', bytes.subarray(0, bytes.length - 1), 'mismatch'],
+      ['a byte changed at the end', Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.from('!')]), 'mismatch'],
+      ['a byte order mark in front', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]), 'foreign'],
+      ['nothing', Buffer.alloc(0), 'foreign'],
+    ];
+    for (const [what, content, status] of cases) {
+      writeFileSync(file, content);
+      expect([what, reconcile(file, text, 'none').status]).toEqual([what, status]);
+      // A longer text first grows the scratch space; the short one after it still compares only its own bytes.
+      reconcile(file, `${text}${'x'.repeat(100_000)}`, 'none');
+    }
+    // A lone surrogate is written as U+FFFD and reads back as another string: never a match.
+    const lone = `${HEADER}half a pair: \ud83d\n`;
+    writeFileSync(file, lone);
+    expect(reconcile(file, lone, 'none').status).toBe('mismatch');
+    // Not a file: read as before, and its error named.
+    mkdirSync(join(dir, 'p', 'd.txt'));
+    expect(() => reconcile(join(dir, 'p', 'd.txt'), text, 'none')).toThrow(InputError);
+  });
+
   test('obsolete files are found and removed with their empty folders', () => {
     const dir = fresh();
     mkdirSync(join(dir, 'gone'), { recursive: true });
