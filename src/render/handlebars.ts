@@ -103,9 +103,20 @@ const recorderOf = (options: { data?: Record<string, unknown> } | undefined): Re
 
 /** dotprompt's helpers; with a recorder in `@data`, data they print is marked for the source map. */
 function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => DataOrigin | undefined): void {
+  // Every case of a prompt prints the same example and stub objects, read once from their
+  // files with the module: their JSON is made once per indent. Other values (a caller's own
+  // inputs, which it may change between renders) are printed afresh each time.
+  const printed = new WeakMap<object, Map<unknown, string>>();
+  const stringify = (value: unknown, indent: unknown): string => {
+    if (typeof value !== 'object' || value === null || originOf(value) === undefined) return JSON.stringify(value, null, indent as number | undefined);
+    let byIndent = printed.get(value);
+    if (byIndent === undefined) printed.set(value, (byIndent = new Map()));
+    let text = byIndent.get(indent);
+    if (text === undefined) byIndent.set(indent, (text = JSON.stringify(value, null, indent as number | undefined)));
+    return text;
+  };
   hb.registerHelper('json', (value: unknown, options: HelperOptions) => {
-    const indent = options.hash?.indent as number | undefined;
-    const text = JSON.stringify(value, null, indent);
+    const text = stringify(value, options.hash?.indent);
     const origin = originOf(value);
     const recorder = recorderOf(options);
     return origin && recorder ? recorder.wrap(origin, text) : text;

@@ -66,6 +66,25 @@ describe('source map', () => {
   });
 });
 
+describe('{{json}} of an example or stub', () => {
+  // Each example object's JSON is made once per indent and reused by every case (handlebars.ts).
+  test('is the same JSON in every case, in each indent a template asks for, and maps to its YAML', () => {
+    const root = scratch({
+      ...base,
+      'prompts/p.prompt': '---\ntools: [lookup_order]\nexamples: { file: examples.yaml, partial: ex }\n---\n{{#each examples}}\n{{> ex this}}\n{{/each}}\n{{#each examples}}\nflat: {{json call}}\n{{/each}}\nBye {{name}}\n',
+      'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: { name: Ana }\n  two:\n    input: { name: Bo }\n',
+    });
+    const module = loadPromptModule('prompts', root);
+    const [one, two] = ['one', 'two'].map((name) => renderCase(module, 'p', name, registry));
+    const calls = [{ name: 'lookup_order', arguments: { order_id: 'A-0001' } }, { name: 'lookup_order', arguments: { order_id: 'A-0002' } }];
+    const expected = (name: string) => `${calls.map((c) => `\`\`\`tool_call\n${JSON.stringify(c, null, 2)}\n\`\`\`\n`).join('')}${calls.map((c) => `flat: ${JSON.stringify(c)}\n`).join('')}Bye ${name}\n`;
+    expect(one!.text).toBe(expected('Ana'));
+    expect(two!.text).toBe(expected('Bo'));
+    const at = two!.text.lastIndexOf('"A-0002"');
+    expect(two!.sourceMap.lookup(at)).toMatchObject({ kind: 'example', file: 'prompts/examples.yaml' });
+  });
+});
+
 describe('bad input names file, line and what was expected', () => {
   test('YAML syntax error in an examples file', () => {
     const root = scratch({ ...base, 'prompts/examples.yaml': 'examples:\n  - call: { name: x,\n  - broken\n' });
