@@ -268,9 +268,10 @@ export class PromptEnvironment {
       const key = `${source.file}\0${source.body}`;
       let template = plain.templates.get(key);
       if (!template) {
-        // Read and checked as the marked render reads it (unknown helpers in any branch, syntax).
-        parseTemplate(source);
-        plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
+        // Read and checked as the marked render reads it (unknown helpers in any branch, syntax),
+        // and compiled from that same tree rather than parsed again.
+        const program = parseTemplate(source);
+        plain.templates.set(key, (template = plain.hb.compile(program as unknown as string, { noEscape: true, strict: true })));
       }
       text = template(context, { data });
     } catch {
