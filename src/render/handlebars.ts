@@ -72,6 +72,39 @@ function instrument(program: Program, source: TemplateSource, markers: MarkerTab
   return walk(program);
 }
 
+/**
+ * Whether a template's output depends on its context alone: no `@data` variable (`@index`,
+ * `@root`, `@case`...), no path out of the context (`../`), no partial (it could reach
+ * anything), no decorator, and no `log` (which has an effect). The helpers a template can
+ * call are the built-in ones and `registerHelpers`', which depend only on their arguments.
+ */
+function readsOnlyItsContext(node: unknown, inEach = false): boolean {
+  if (Array.isArray(node)) return node.every((n) => readsOnlyItsContext(n, inEach));
+  if (typeof node !== 'object' || node === null) return true;
+  const n = node as AstNode;
+  switch (n.type) {
+    case 'PathExpression': {
+      if (((n.depth as number | undefined) ?? 0) !== 0 || n.original === 'log') return false;
+      // `@key`, `@index`, `@first` and `@last` inside the template's own `#each` come from what it iterates.
+      return n.data !== true || (inEach && iterationData.has((n.parts as string[])[0]!) && (n.parts as string[]).length === 1);
+    }
+    case 'BlockStatement': {
+      const each = (n.path as AstNode).type === 'PathExpression' && (n.path as AstNode).original === 'each';
+      return readsOnlyItsContext(n.path, inEach) && readsOnlyItsContext(n.params, inEach) && readsOnlyItsContext(n.hash, inEach) && readsOnlyItsContext(n.program, inEach || each) && readsOnlyItsContext(n.inverse, inEach);
+    }
+    case 'PartialStatement':
+    case 'PartialBlockStatement':
+    case 'Decorator':
+    case 'DecoratorBlock':
+      return false;
+    default:
+      for (const key of Object.keys(n)) if (key !== 'loc' && !readsOnlyItsContext(n[key], inEach)) return false;
+      return true;
+  }
+}
+
+const iterationData = new Set(['key', 'index', 'first', 'last']);
+
 /** Where each partial name is used, for "unknown partial" errors that Handlebars reports without a place. */
 function findPartialUse(program: Program, name: string): { line: number; column: number } | undefined {
   for (const statement of program.body) {
@@ -249,10 +282,29 @@ export class PromptEnvironment {
       const hb = Handlebars.create();
       strictOwnProperties(hb);
       registerHelpers(hb, this.#originOf);
-      for (const [name, source] of this.#partials) hb.registerPartial(name, hb.compile(source.body, { noEscape: true, strict: true }));
+      for (const [name, source] of this.#partials) {
+        const compiled = hb.compile(source.body, { noEscape: true, strict: true });
+        const program = this.#programs.get(name)?.program;
+        hb.registerPartial(name, program && readsOnlyItsContext(program) ? this.#remembered(compiled) : compiled);
+      }
       this.#plain = { hb, templates: new Map() };
     }
     return this.#plain;
+  }
+
+  /**
+   * A partial that reads nothing but its context prints the same text for the same example
+   * or stub object, and every case of a prompt passes it the same ones (read once with the
+   * module): each object's text is made once. Any other context renders afresh.
+   */
+  #remembered(compiled: Handlebars.TemplateDelegate): Handlebars.Template {
+    const texts = new WeakMap<object, string>();
+    return ((context: unknown, options: Handlebars.RuntimeOptions) => {
+      if (typeof context !== 'object' || context === null || this.#originOf(context) === undefined) return compiled(context, options);
+      let text = texts.get(context);
+      if (text === undefined) texts.set(context, (text = compiled(context, options)));
+      return text;
+    }) as unknown as Handlebars.Template;
   }
 
   /**

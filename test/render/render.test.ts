@@ -85,6 +85,28 @@ describe('{{json}} of an example or stub', () => {
   });
 });
 
+describe('a partial rendered for an example object', () => {
+  // A partial that reads only its context is rendered once per example object and reused by
+  // every case (handlebars.ts); one that reads anything else renders afresh for each case.
+  test('shows each case its own case name and root inputs; one that reads only its item is the same in every case', () => {
+    const root = scratch({
+      ...base,
+      'prompts/p.prompt': '---\ntools: [lookup_order]\nexamples: { file: examples.yaml, partial: own }\n---\n{{#each examples}}\n{{> own this}}\n{{> data this}}\n{{> rooted this}}\n{{> nested this}}\n{{/each}}\n',
+      'prompts/_own.prompt': 'own {{#each call.arguments}}{{@key}}={{this}} {{@index}}{{/each}}\n',
+      'prompts/_data.prompt': 'data {{@case}}\n',
+      'prompts/_rooted.prompt': 'rooted {{@root.name}}\n',
+      'prompts/_nested.prompt': 'nested {{> data this}}',
+      'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: { name: Ana }\n  two:\n    input: { name: Bo }\n',
+    });
+    const module = loadPromptModule('prompts', root);
+    const expected = (caseName: string, name: string) => ['A-0001', 'A-0002'].map((id) => `own order_id=${id} 0\ndata ${caseName}\nrooted ${name}\nnested data ${caseName}\n`).join('');
+    // Each case twice, interleaved: a text remembered from one case must not reach the other.
+    for (const [caseName, name] of [['one', 'Ana'], ['two', 'Bo'], ['one', 'Ana'], ['two', 'Bo']] as const) {
+      expect(renderCase(module, 'p', caseName, registry).text).toBe(expected(caseName, name));
+    }
+  });
+});
+
 describe('bad input names file, line and what was expected', () => {
   test('YAML syntax error in an examples file', () => {
     const root = scratch({ ...base, 'prompts/examples.yaml': 'examples:\n  - call: { name: x,\n  - broken\n' });
