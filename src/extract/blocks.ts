@@ -80,6 +80,13 @@ interface OpenFence {
   info: string;
   /** Body pieces: line endings and content, in order. */
   parts: string[];
+  /**
+   * Body lines taken whole (outside any container, not indented), not yet in `parts`: from
+   * `runFrom` (the line ending before the first of them) to `runTo` (the end of the last), one
+   * stretch of the text; `runFrom` is -1 when there are none.
+   */
+  runFrom: number;
+  runTo: number;
   /** The line ending after the last fed line, added only if the fence outlives it. */
   pendingEol: string;
   end: number;
@@ -189,32 +196,62 @@ const thematicBreak = { '*': /^(?:\*[ \t]*){3,}$/, '-': /^(?:-[ \t]*){3,}$/, _: 
 /** The paragraph a line of prose opens: not one of link reference definitions, which start with `[`. */
 const PROSE: Leaf = { kind: 'paragraph', definitions: false };
 
-/** Whether a line starts, after at most three spaces, with an ASCII letter: nothing CommonMark opens a block with. */
-function startsProse(s: string): boolean {
-  let i = 0;
-  while (i < 3 && s.charCodeAt(i) === 32) i++;
-  const c = s.charCodeAt(i) | 32;
-  return c >= 97 && c <= 122;
+/**
+ * The characters a CommonMark block can start with, after at most three spaces: more space
+ * (indented code), a quote, a heading, a fence, HTML, a setext underline or thematic break, a
+ * list item, or a link reference definition (which a paragraph starting with `[` may be).
+ */
+const blockStart = new Uint8Array(128);
+for (const c of ' \t>#`~<=-*_+[0123456789') blockStart[c.charCodeAt(0)] = 1;
+
+/** Whether the line `text[ls, le)` starts, after at most three spaces, with a character no block starts with: it is prose. */
+function proseAt(text: string, ls: number, le: number): boolean {
+  let i = ls;
+  while (i < ls + 3 && text.charCodeAt(i) === 32) i++;
+  if (i >= le) return false;
+  const c = text.charCodeAt(i);
+  return c >= 128 || blockStart[c] !== 1;
 }
 
-/** Whether a line starts, after at most three spaces, with `char`: only such a line can close a fence of it. */
-function mayClose(s: string, char: string): boolean {
-  let i = 0;
-  while (i < 3 && s.charCodeAt(i) === 32) i++;
-  return s[i] === char;
+/** Whether the line `text[ls, le)` holds only spaces and tabs. */
+function blankAt(text: string, ls: number, le: number): boolean {
+  for (let i = ls; i < le; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+
+/** Whether the line `text[ls, le)` starts, after at most three spaces, with `char`: only such a line can close a fence of it. */
+function mayCloseAt(text: string, ls: number, le: number, char: string): boolean {
+  let i = ls;
+  while (i < ls + 3 && text.charCodeAt(i) === 32) i++;
+  return i < le && text[i] === char;
+}
+
+/** Moves a fence's run of whole lines into its parts. */
+function flushRun(text: string, f: OpenFence): void {
+  if (f.runFrom === -1) return;
+  f.parts.push(text.slice(f.runFrom, f.runTo));
+  f.runFrom = -1;
+}
+
+/** A fence's body: its parts without the line ending the first starts with and the one the last ends with. */
+function fenceValue(parts: readonly string[]): string {
+  const body = parts.length === 1 ? parts[0]! : parts.join('');
+  let from = 0;
+  if (body.charCodeAt(0) === 13) from = body.charCodeAt(1) === 10 ? 2 : 1;
+  else if (body.charCodeAt(0) === 10) from = 1;
+  let to = body.length;
+  if (to > from && body.charCodeAt(to - 1) === 10) to -= to - 1 > from && body.charCodeAt(to - 2) === 13 ? 2 : 1;
+  else if (to > from && body.charCodeAt(to - 1) === 13) to -= 1;
+  return from === 0 && to === body.length ? body : body.slice(from, to);
 }
 
 /** Fences and block quotes of `text`, or `undefined` when some of it needs the full parser. */
 export function scanBlocks(text: string): ScannedBlocks | undefined {
   const r = scanBlockRange(text, 0, 1);
   return r.stop ? undefined : { fences: r.fences, quotes: r.quotes };
-}
-
-interface Reset {
-  offset: number;
-  line: number;
-  fences: number;
-  quotes: number;
 }
 
 /**
@@ -229,7 +266,11 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
   let leaf: Leaf = null;
   let lineNo = firstLine - 1;
   let ls = from;
-  let reset: Reset = { offset: from, line: firstLine, fences: 0, quotes: 0 };
+  // The last line start at which nothing was open (kept as numbers: it moves on most lines).
+  let resetOffset = from;
+  let resetLine = firstLine;
+  let resetFences = 0;
+  let resetQuotes = 0;
 
   const done = (stop?: ScanStop): ScanResult => {
     fences.sort((a, b) => a.start - b.start);
@@ -238,14 +279,15 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
   };
   /** Give up on this line: report what lies before the last point where nothing was open. */
   const stopHere = (): ScanResult => {
-    fences.length = reset.fences;
-    quotes.length = reset.quotes;
-    return done({ offset: reset.offset, line: reset.line, at: ls });
+    fences.length = resetFences;
+    quotes.length = resetQuotes;
+    return done({ offset: resetOffset, line: resetLine, at: ls });
   };
 
   const closeFence = (f: OpenFence, end: number, keepEol: boolean) => {
+    flushRun(text, f);
     if (keepEol) f.parts.push(f.pendingEol);
-    const value = f.parts.join('').replace(/^(?:\r?\n|\r)|(?:\r?\n|\r)$/g, '');
+    const value = fenceValue(f.parts);
     fences.push({ start: f.start, end, info: f.info, value: value.includes('\0') ? value.replace(/\0/g, '\uFFFD') : value, line: f.line });
   };
   /**
@@ -270,7 +312,12 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
   // Lines end in `\n` alone unless the text holds a `\r`: then the regular expression finds each end.
   const lf = !text.includes('\r', from);
   while (ls <= text.length) {
-    if (containers.length === 0 && leaf === null) reset = { offset: ls, line: lineNo + 1, fences: fences.length, quotes: quotes.length };
+    if (containers.length === 0 && leaf === null) {
+      resetOffset = ls;
+      resetLine = lineNo + 1;
+      resetFences = fences.length;
+      resetQuotes = quotes.length;
+    }
     if (ls >= stopAt) return stopHere();
     let le: number;
     let eol: string;
@@ -284,27 +331,38 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
       le = m ? m.index : text.length;
       eol = m ? m[0] : '';
     }
-    const s = text.slice(ls, le);
     lineNo++;
     const atEof = eol === '';
     // Most lines of a prompt are prose outside any container: a line that starts (after at most
-    // three spaces) with a letter starts no block, so it opens a paragraph or continues one.
-    if (containers.length === 0 && (leaf === null || leaf.kind === 'paragraph') && startsProse(s)) {
-      leaf ??= PROSE;
-      ls = le + eol.length;
-      if (atEof) break;
-      continue;
+    // three spaces) with a character no block starts with opens a paragraph or continues one,
+    // and a blank line ends it. Neither needs the line as a string.
+    if (containers.length === 0 && (leaf === null || leaf.kind === 'paragraph')) {
+      if (proseAt(text, ls, le)) {
+        leaf ??= PROSE;
+        ls = le + eol.length;
+        if (atEof) break;
+        continue;
+      }
+      if (blankAt(text, ls, le)) {
+        leaf = null;
+        ls = le + eol.length;
+        if (atEof) break;
+        continue;
+      }
     }
     // Likewise the body of a fence outside any container, indented by nothing: a line that does
-    // not start (after at most three spaces) with the fence's character cannot close it.
-    if (containers.length === 0 && leaf !== null && leaf.kind === 'fence' && leaf.indent === 0 && !(atEof && s === '') && !mayClose(s, leaf.char)) {
-      leaf.parts.push(leaf.pendingEol, s);
+    // not start (after at most three spaces) with the fence's character cannot close it. Such
+    // lines are one stretch of the text, taken in one piece when the fence needs its body.
+    if (containers.length === 0 && leaf !== null && leaf.kind === 'fence' && leaf.indent === 0 && !(atEof && le === ls) && !mayCloseAt(text, ls, le, leaf.char)) {
+      if (leaf.runFrom === -1) leaf.runFrom = ls - leaf.pendingEol.length;
+      leaf.runTo = le;
       leaf.pendingEol = eol;
       leaf.end = le;
       ls = le + eol.length;
       if (atEof) break;
       continue;
     }
+    const s = text.slice(ls, le);
     const cur = new Cursor(s);
 
     // Which open containers this line continues.
@@ -361,6 +419,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         let k = at;
         while (s[k] === f.char) k++;
         if (k - at >= f.length && blankRe.test(s.slice(k))) {
+          flushRun(text, f);
           f.parts.push(f.pendingEol);
           closeFence(f, le, false);
           leaf = null;
@@ -378,6 +437,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         break;
       }
       cur.advance(f.indent);
+      flushRun(text, f);
       f.parts.push(f.pendingEol, cur.rest());
       f.pendingEol = eol;
       f.end = le;
@@ -464,7 +524,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
       const fm = /^(`{3,}|~{3,})(.*)$/.exec(rest);
       if (fm && !(fm[1]![0] === '`' && fm[2]!.includes('`'))) {
         const info = /^[ \t]*([^ \t]*)/.exec(fm[2]!)![1]!;
-        newLeaf = { kind: 'fence', char: fm[1]![0]!, length: fm[1]!.length, indent: cols, start: ls + at, line: lineNo, info, parts: [], pendingEol: eol, end: le, depth: 0 };
+        newLeaf = { kind: 'fence', char: fm[1]![0]!, length: fm[1]!.length, indent: cols, start: ls + at, line: lineNo, info, parts: [], runFrom: -1, runTo: -1, pendingEol: eol, end: le, depth: 0 };
         break;
       }
       if (c === '<') {
