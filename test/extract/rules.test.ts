@@ -131,6 +131,15 @@ describe('example rules', () => {
     expect(run(wrong).map((d) => [d.ruleId, d.instancePath, d.actual])).toEqual([['example/invalid-arguments', '/days', 'three']]);
   });
 
+  test('Anthropic XML: an invoke whose close comes after the next invoke opens is unclosed; two closed ones are two calls', () => {
+    const two = '<function_calls>\n<invoke name="get_weather">\n<parameter name="city">Oslo</parameter>\n</invoke>\n<invoke name="get_weather">\n<parameter name="city">Bergen</parameter>\n</invoke>\n</function_calls>\n';
+    expect(extractToolCalls(two, { tools }).examples.map((e) => e.arguments)).toEqual([{ city: 'Oslo' }, { city: 'Bergen' }]);
+    const unclosed = two.replace('</invoke>\n<invoke', '\n<invoke');
+    const { examples, diagnostics } = extractToolCalls(unclosed, { tools });
+    expect(examples).toEqual([]);
+    expect(diagnostics.map((d) => [d.ruleId, d.message])).toEqual([['example/unparseable', expect.stringContaining('Unclosed `<invoke name="get_weather">`')]]);
+  });
+
   test('checks never throw on odd arguments', () => {
     const odd = [null, 'text', 42, [1], { city: { deep: [null] } }];
     for (const args of odd) {

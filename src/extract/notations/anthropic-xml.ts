@@ -39,10 +39,12 @@ function parseInvokes(body: string): Invokes {
     const closeRe = /<\/(?:antml:)?invoke>/g;
     closeRe.lastIndex = openRe.lastIndex;
     const close = closeRe.exec(body);
-    const nextOpen = body.slice(openRe.lastIndex).search(/<(?:antml:)?invoke\b/);
+    const nextRe = /<(?:antml:)?invoke\b/g;
+    nextRe.lastIndex = openRe.lastIndex;
+    const nextOpen = nextRe.exec(body);
     const nameMatch = attrName.exec(m[1]!);
     const shownName = nameMatch ? (nameMatch[1] ?? nameMatch[2]!) : undefined;
-    if (!close || (nextOpen !== -1 && openRe.lastIndex + nextOpen < close.index)) {
+    if (!close || (nextOpen && nextOpen.index < close.index)) {
       return { ok: false, message: `Unclosed \`<invoke${shownName === undefined ? '' : ` name="${shownName}"`}>\`, expected \`</invoke>\``, ...(shownName === undefined ? {} : { name: shownName }) };
     }
     const inner = body.slice(openRe.lastIndex, close.index);

@@ -23,39 +23,57 @@ interface TagMatch {
   bodyEnd: number;
 }
 
-const openTag = /<([A-Za-z_][\w-]*)>/g;
+/** A name the tags of this notation can carry. */
+const tagName = /^[A-Za-z_][\w-]*$/;
+
+/**
+ * The elements named after a tool, in text order: an opening tag, and the first closing tag of
+ * the same name after it, with no second opening of that name between them. After an element,
+ * the search goes on where it ends (an element inside it is part of it). Only the names of the
+ * tools are searched for: a prompt holds many tags, and few are tools.
+ */
+export function* toolElements(text: string, tools: Iterable<string>): Generator<{ start: number; end: number; name: string; bodyStart: number; bodyEnd: number }> {
+  const closes = new Map<string, number[]>();
+  const opens: Array<{ at: number; name: string }> = [];
+  for (const name of tools) {
+    if (!tagName.test(name)) continue;
+    const close = `</${name}>`;
+    let i = text.indexOf(close);
+    if (i === -1) continue;
+    const list: number[] = [];
+    for (; i !== -1; i = text.indexOf(close, i + close.length)) list.push(i);
+    closes.set(name, list);
+    const open = `<${name}>`;
+    for (let j = text.indexOf(open); j !== -1; j = text.indexOf(open, j + open.length)) opens.push({ at: j, name });
+  }
+  if (opens.length === 0) return;
+  opens.sort((a, b) => a.at - b.at);
+  const next = new Map<string, number>();
+  let from = 0;
+  for (const { at, name } of opens) {
+    if (at < from) continue;
+    const bodyStart = at + name.length + 2;
+    const list = closes.get(name)!;
+    let k = next.get(name) ?? 0;
+    while (k < list.length && list[k]! < bodyStart) k++;
+    next.set(name, k);
+    if (k >= list.length) continue;
+    const close = list[k]!;
+    // The element must not hold a second opening of itself: `<read_file>` in prose, then a real block.
+    const reopen = text.indexOf(`<${name}>`, bodyStart);
+    if (reopen !== -1 && reopen < close) continue;
+    const end = close + name.length + 3;
+    yield { start: at, end, name, bodyStart, bodyEnd: close };
+    from = end;
+  }
+}
 
 export const tagPerToolNotation = defineNotation<TagMatch>({
   name: 'tag-per-tool',
   description: 'an element named after a tool, with one child element per parameter (Cline, Roo Code)',
   *find(text, context) {
     if (context.tools.size === 0) return;
-    // Where each closing tag of a tool is, found in one pass.
-    const closes = new Map<string, number[]>();
-    const closeTag = /<\/([A-Za-z_][\w-]*)>/g;
-    for (let m = closeTag.exec(text); m; m = closeTag.exec(text)) {
-      if (!context.tools.has(m[1]!)) continue;
-      let list = closes.get(m[1]!);
-      if (!list) closes.set(m[1]!, (list = []));
-      list.push(m.index);
-    }
-    const next = new Map<string, number>();
-    for (let m = openTag.exec(text); m; m = openTag.exec(text)) {
-      const name = m[1]!;
-      const list = closes.get(name);
-      if (!list) continue;
-      let k = next.get(name) ?? 0;
-      while (k < list.length && list[k]! < openTag.lastIndex) k++;
-      next.set(name, k);
-      if (k >= list.length) continue;
-      const close = list[k]!;
-      // The element must not hold a second opening of itself: `<read_file>` in prose, then a real block.
-      const reopen = text.indexOf(`<${name}>`, openTag.lastIndex);
-      if (reopen !== -1 && reopen < close) continue;
-      const end = close + name.length + 3;
-      yield { start: m.index, end, where: `\`<${name}>\` block`, name, bodyStart: openTag.lastIndex, bodyEnd: close };
-      openTag.lastIndex = end;
-    }
+    for (const e of toolElements(text, context.tools.keys())) yield { ...e, where: `\`<${e.name}>\` block` };
   },
   parse(match, context): ParseResult {
     const body = context.text.slice(match.bodyStart, match.bodyEnd);
