@@ -521,7 +521,8 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         newLeaf = null;
         break;
       }
-      const fm = /^(`{3,}|~{3,})(.*)$/.exec(rest);
+      // Each test below needs its construct's first character: no regular expression runs without it.
+      const fm = c === '`' || c === '~' ? /^(`{3,}|~{3,})(.*)$/.exec(rest) : null;
       if (fm && !(fm[1]![0] === '`' && fm[2]!.includes('`'))) {
         const info = /^[ \t]*([^ \t]*)/.exec(fm[2]!)![1]!;
         newLeaf = { kind: 'fence', char: fm[1]![0]!, length: fm[1]!.length, indent: cols, start: ls + at, line: lineNo, info, parts: [], runFrom: -1, runTo: -1, pendingEol: eol, end: le, depth: 0 };
@@ -535,7 +536,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
           break;
         }
       }
-      if (!canInterrupt && /^(?:=+|-+)[ \t]*$/.test(rest)) {
+      if (!canInterrupt && (c === '=' || c === '-') && /^(?:=+|-+)[ \t]*$/.test(rest)) {
         // Setext underline: the paragraph becomes a heading and ends here, unless it holds only
         // definitions: then `===` starts a paragraph, and `---` is a thematic break (which ends
         // the paragraph all the same). Telling definitions apart is the parser's job.
@@ -547,7 +548,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         newLeaf = null;
         break;
       }
-      const lm = /^(?:[-+*]|(\d{1,9})([.)]))(?=[ \t]|$)/.exec(rest);
+      const lm = c === '-' || c === '+' || c === '*' || (c !== undefined && c >= '0' && c <= '9') ? /^(?:[-+*]|(\d{1,9})([.)]))(?=[ \t]|$)/.exec(rest) : null;
       if (lm) {
         const after = rest.slice(lm[0].length);
         const emptyItem = blankRe.test(after);
