@@ -2,6 +2,7 @@ import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rea
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { InputError } from '../util/errors.js';
+import { READ_NONBLOCK, readRegularFileSync } from '../util/files.js';
 import { isSnapshotText, isToolsBaseline, sameToolsBaseline, SNAPSHOT_HEADER, TOOLS_BASELINE_KEY } from './format.js';
 
 /** Jest's update modes: `all` under `-u`, `none` under `--ci`, `new` otherwise. */
@@ -57,7 +58,8 @@ export function writeAtomic(file: string, text: string): void {
 
 function read(file: string, shown: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    // Not a plain read: a named pipe at the path would wait for a writer forever.
+    return readRegularFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new InputError('config/unreadable', `Cannot read the snapshot: ${(error as Error).message}; expected a file prompt-contract wrote, or nothing`, { file: shown });
@@ -84,7 +86,8 @@ function holdsExactly(file: string, text: string): boolean {
   if (fileBytes.length < length + 1) fileBytes = Buffer.allocUnsafe(textBytes.length + 1);
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Without blocking: a named pipe at the path reads as empty here, and `read` refuses it.
+    fd = openSync(file, READ_NONBLOCK);
   } catch {
     return false;
   }
@@ -104,7 +107,7 @@ function holdsExactly(file: string, text: string): boolean {
 function head(file: string, bytes = 64): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, READ_NONBLOCK);
     const buffer = Buffer.alloc(bytes);
     const n = readSync(fd, buffer, 0, bytes, 0);
     return buffer.subarray(0, n).toString('utf8');

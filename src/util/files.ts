@@ -10,7 +10,8 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
-const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+/** Read-only, and an open of a named pipe returns at once instead of waiting for a writer. */
+export const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** What a path that is not a regular file is, in words: "a directory", "a named pipe (FIFO)". */
 export function describeFileKind(stats: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket' | 'isSymbolicLink'>): string {

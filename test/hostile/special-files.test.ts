@@ -102,3 +102,17 @@ maybe('a config whose `recorded` names a named pipe', () => {
     });
   }, TEST_TIMEOUT);
 });
+
+maybe('a named pipe where a snapshot belongs', () => {
+  test('check exits 2 naming it, instead of waiting for a writer', () => {
+    withDemo((demo) => {
+      const snapshot = join(demo.dir, 'snapshots', 'order_triage', 'address_change.txt');
+      rmSync(snapshot);
+      execFileSync('mkfifo', [snapshot]);
+      const result = run(['check', '--no-cache'], demo.dir);
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/snapshots\/order_triage\/address_change\.txt.*named pipe \(FIFO\), not a regular file/);
+    });
+  }, TEST_TIMEOUT);
+});
