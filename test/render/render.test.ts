@@ -91,7 +91,7 @@ describe('a partial rendered for an example object', () => {
   test('shows each case its own case name and root inputs; one that reads only its item is the same in every case', () => {
     const root = scratch({
       ...base,
-      'prompts/p.prompt': '---\ntools: [lookup_order]\nexamples: { file: examples.yaml, partial: own }\n---\n{{#each examples}}\n{{> own this}}\n{{> data this}}\n{{> rooted this}}\n{{> nested this}}\n{{/each}}\n',
+      'prompts/p.prompt': '---\ntools: [lookup_order]\nexamples: { file: examples.yaml, partial: own }\n---\n{{#each examples}}\n{{> own this}}\n{{> data this}}\n{{> rooted this}}\n{{> nested this}}\n{{/each}}\n{{#each examples}}\n    {{> own this}}\n{{/each}}\n',
       'prompts/_own.prompt': 'own {{#each call.arguments}}{{@key}}={{this}} {{@index}}{{/each}}\n',
       'prompts/_data.prompt': 'data {{@case}}\n',
       'prompts/_rooted.prompt': 'rooted {{@root.name}}\n',
@@ -99,7 +99,8 @@ describe('a partial rendered for an example object', () => {
       'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: { name: Ana }\n  two:\n    input: { name: Bo }\n',
     });
     const module = loadPromptModule('prompts', root);
-    const expected = (caseName: string, name: string) => ['A-0001', 'A-0002'].map((id) => `own order_id=${id} 0\ndata ${caseName}\nrooted ${name}\nnested data ${caseName}\n`).join('');
+    // The same partial on an indented line: the same example objects, each line indented there.
+    const expected = (caseName: string, name: string) => ['A-0001', 'A-0002'].map((id) => `own order_id=${id} 0\ndata ${caseName}\nrooted ${name}\nnested data ${caseName}\n`).join('') + ['A-0001', 'A-0002'].map((id) => `    own order_id=${id} 0\n`).join('');
     // Each case twice, interleaved: a text remembered from one case must not reach the other.
     for (const [caseName, name] of [['one', 'Ana'], ['two', 'Bo'], ['one', 'Ana'], ['two', 'Bo']] as const) {
       expect(renderCase(module, 'p', caseName, registry).text).toBe(expected(caseName, name));
