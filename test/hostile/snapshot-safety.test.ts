@@ -191,6 +191,6 @@ test('a folder where a snapshot file belongs is a could-not-run error, without a
     renameSync(join(demo.dir, 'snapshots/refund_agent'), join(demo.dir, file));
     const check = await cli(['check'], { cwd: demo.dir });
     expect(check.code).toBe(2);
-    expect(check.stderr).toMatch(new RegExp(`^prompt-contract: ${file.replaceAll('.', '\\.')}: Cannot read the snapshot: EISDIR`));
+    expect(check.stderr).toMatch(new RegExp(`^prompt-contract: ${file.replaceAll('.', '\\.')}: Cannot read the snapshot: it is a directory, not a regular file; expected a file prompt-contract wrote, or nothing`));
     expect(check.stderr).not.toMatch(/^\s+at /m);
   }));
