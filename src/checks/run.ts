@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFileSync } from '../util/files.js';
 import { isAbsolute, relative } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { jsonError, readToolsFile, type Project } from '../project.js';
@@ -112,9 +113,10 @@ export function baselineTools(project: Project, ref?: string, from?: string): To
     if (!existsSync(file)) return undefined;
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      // Not a plain read: a named pipe at the path would wait for a writer forever.
+      text = readRegularFileSync(file);
     } catch (error) {
-      throw new InputError('config/unreadable', `Cannot read the tools baseline: ${(error as Error).message}`, { file: shown });
+      throw new InputError('config/unreadable', `Cannot read the tools baseline: ${(error as Error).message}; expected the file prompt-contract wrote there, or nothing`, { file: shown });
     }
     return ownsText(file, text) ? readToolsFile(file, shown) : undefined;
   }

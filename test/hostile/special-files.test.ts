@@ -103,7 +103,7 @@ maybe('a config whose `recorded` names a named pipe', () => {
   }, TEST_TIMEOUT);
 });
 
-maybe('a named pipe where a snapshot belongs', () => {
+maybe('a named pipe where a snapshot or the tools baseline belongs', () => {
   test('check exits 2 naming it, instead of waiting for a writer', () => {
     withDemo((demo) => {
       const snapshot = join(demo.dir, 'snapshots', 'order_triage', 'address_change.txt');
@@ -113,6 +113,18 @@ maybe('a named pipe where a snapshot belongs', () => {
       expect(result.signal).toBeNull();
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/snapshots\/order_triage\/address_change\.txt.*named pipe \(FIFO\), not a regular file/);
+    });
+  }, TEST_TIMEOUT);
+
+  test('as the tools baseline, `diff` against it exits 2 naming it, instead of waiting for a writer', () => {
+    withDemo((demo) => {
+      const baseline = join(demo.dir, 'snapshots', 'tools.json');
+      rmSync(baseline);
+      execFileSync('mkfifo', [baseline]);
+      const result = run(['diff'], demo.dir);
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/snapshots\/tools\.json: Cannot read the tools baseline: it is a named pipe \(FIFO\), not a regular file/);
     });
   }, TEST_TIMEOUT);
 });
