@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isZodSchema, zodToJsonSchema } from '../tools/normalize.js';
 import type { HandlerRef, JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
+import { NotRegularFileError, readRegularFileSync } from '../util/files.js';
 import { setOwn } from '../util/values.js';
 import { generatorVersion, TypeScriptSchemaReader } from './typescript.js';
 
@@ -35,9 +36,10 @@ interface CacheEntry {
 
 const hash = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
+/** The bytes of a regular file; undefined when it cannot be read or is not one (a named pipe would block a plain read). */
 function readText(file: string): Buffer | undefined {
   try {
-    return readFileSync(file);
+    return readRegularFileSync(file, null);
   } catch {
     return undefined;
   }
@@ -99,9 +101,12 @@ export class HandlerSchemaResolver {
 
   #typescript(file: string, type: string): JsonSchemaObject {
     const absolute = path.resolve(this.#cwd, file);
-    const content = readText(absolute);
-    if (content === undefined) {
-      throw new InputError('handler/type-not-found', `Cannot read handler file \`${file}\` (looking for type \`${type}\`)`, { file: absolute });
+    let content: Buffer;
+    try {
+      content = readRegularFileSync(absolute, null);
+    } catch (error) {
+      const why = error instanceof NotRegularFileError ? `: ${error.message}` : '';
+      throw new InputError('handler/type-not-found', `Cannot read handler file \`${file}\` (looking for type \`${type}\`)${why}`, { file: absolute });
     }
     const contentHash = hash(content);
     const key = hash(JSON.stringify([1, generatorVersion(), path.relative(this.#cwd, absolute), type, contentHash]));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../util/files.js';
 import path from 'node:path';
 import type * as TS from 'typescript';
 import type * as TSJ from 'ts-json-schema-generator';
@@ -149,7 +149,8 @@ export class TypeScriptSchemaReader {
 
 function contentHash(file: string): string {
   try {
-    return createHash('sha256').update(readFileSync(file)).digest('hex');
+    // Not a plain read: a named pipe would wait for a writer forever.
+    return createHash('sha256').update(readRegularFileSync(file, null)).digest('hex');
   } catch {
     return '';
   }

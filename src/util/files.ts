@@ -47,12 +47,15 @@ export async function openRegularFile(file: string): Promise<FileHandle> {
 }
 
 /** The whole text of a regular file (UTF-8); throws NotRegularFileError for anything else, or the read error. */
-export function readRegularFileSync(file: string): string {
+export function readRegularFileSync(file: string): string;
+/** The bytes of a regular file; throws NotRegularFileError for anything else, or the read error. */
+export function readRegularFileSync(file: string, encoding: null): Buffer;
+export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf8'): string | Buffer {
   const fd = openSync(file, READ_NONBLOCK);
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new NotRegularFileError(file, describeFileKind(stats));
-    return readFileSync(fd, 'utf8');
+    return encoding === null ? readFileSync(fd) : readFileSync(fd, encoding);
   } finally {
     closeSync(fd);
   }

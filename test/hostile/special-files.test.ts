@@ -128,3 +128,17 @@ maybe('a named pipe where a snapshot or the tools baseline belongs', () => {
     });
   }, TEST_TIMEOUT);
 });
+
+maybe('a config whose TypeScript handler file is a named pipe', () => {
+  test('check exits 2 naming it, instead of waiting for a writer', () => {
+    withDemo((demo) => {
+      const handler = join(demo.dir, 'prompts', 'handlers', 'lookup-order.ts');
+      rmSync(handler);
+      execFileSync('mkfifo', [handler]);
+      const result = run(['check', '--no-cache'], demo.dir);
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/Cannot read handler file `.*lookup-order\.ts` \(looking for type `LookupOrderArgs`\): it is a named pipe \(FIFO\), not a regular file \(handler\/type-not-found\)/);
+    });
+  }, TEST_TIMEOUT);
+});
