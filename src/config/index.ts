@@ -8,7 +8,7 @@ import { report } from '../report/rule.js';
 import type { PersistedSource } from '../sources/persisted.js';
 import type { HandlerRef } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
-import { readRegularFileSync } from '../util/files.js';
+import { notRegularFile, readRegularFileSync } from '../util/files.js';
 import { LineIndex } from '../util/lines.js';
 import { suggestName } from '../util/suggest.js';
 import { configRules } from './rules.js';
@@ -347,6 +347,9 @@ function valueAt(value: unknown, path: Path): unknown {
 export async function loadConfig(options: { cwd?: string; file?: string; importer?: Importer } = {}): Promise<ResolvedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const file = findConfigFile(cwd, options.file);
+  // A named pipe would keep the import waiting for a writer forever.
+  const kind = notRegularFile(file);
+  if (kind !== undefined) throw new InputError('config/load-failed', `Cannot load the config: it is ${kind}, not a regular file; expected a config file you wrote`, { file });
   let mod: unknown;
   try {
     mod = file.endsWith('.json') ? readJsonConfig(file) : await (options.importer ?? defaultImporter)(file);

@@ -7,7 +7,7 @@
  * for a writer, and the check is made on the open descriptor (no window between a `stat`
  * and the `open` for the path to change). `O_NONBLOCK` changes nothing for regular files.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Read-only, and an open of a named pipe returns at once instead of waiting for a writer. */
@@ -30,6 +30,16 @@ export class NotRegularFileError extends Error {
   constructor(readonly file: string, kind: string) {
     super(`it is ${kind}, not a regular file`);
     this.kind = kind;
+  }
+}
+
+/** What `file` is when it exists and is not a regular file ("a named pipe (FIFO)"); undefined otherwise. Only a stat: nothing is opened. */
+export function notRegularFile(file: string): string | undefined {
+  try {
+    const stats = statSync(file);
+    return stats.isFile() ? undefined : describeFileKind(stats);
+  } catch {
+    return undefined;
   }
 }
 

@@ -142,3 +142,17 @@ maybe('a config whose TypeScript handler file is a named pipe', () => {
     });
   }, TEST_TIMEOUT);
 });
+
+maybe('a named pipe where the config belongs', () => {
+  test('check exits 2 naming it, instead of waiting for a writer', () => {
+    withDemo((demo) => {
+      const config = join(demo.dir, 'prompt-contract.config.ts');
+      rmSync(config);
+      execFileSync('mkfifo', [config]);
+      const result = run(['check', '--no-cache'], demo.dir);
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/prompt-contract\.config\.ts: Cannot load the config: it is a named pipe \(FIFO\), not a regular file.*\(config\/load-failed\)/);
+    });
+  }, TEST_TIMEOUT);
+});
