@@ -15,17 +15,23 @@ const run = (dir: string, workers: number) =>
 const withoutStats = (stderr: string): string => stderr.replace(/^prompt-contract threads:.*\n/m, '');
 const taken = (stderr: string): number[] => /prompt-contract threads: ([\d +]+) of \d+ groups/.exec(stderr)![1]!.split(' + ').map(Number);
 
+// Threads set by the flag, and by PROMPT_CONTRACT_WORKERS when the flag is not given; the flag wins.
 test('three threads report what one thread reports, in the same order, drift in every prompt included', () =>
   withDemo(async (demo) => {
     demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
     demo.edit('prompts/examples/order_triage.yaml', 'reason: customer_request', 'reason: changed_my_mind');
     demo.edit('prompts/examples/status_chat.yaml', 'refund_id: RF-204511', 'refund_id: "204511"');
     demo.edit('snapshots/status_chat/first_message.txt', 'Priya', 'Pria');
-    const [one, three] = await Promise.all([run(demo.dir, 1), run(demo.dir, 3)]);
+    const args = ['check', '--no-cache', '--format', 'json'];
+    const env = { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1', PROMPT_CONTRACT_WORKERS: '3' };
+    const [one, three, flag] = await Promise.all([run(demo.dir, 1), cliAsync(args, { cwd: demo.dir, env }), cliAsync([...args, '--workers', '2'], { cwd: demo.dir, env })]);
     expect(one.code).toBe(1);
     expect(three.code).toBe(one.code);
+    expect(taken(three.stderr)).toHaveLength(3);
+    expect(taken(flag.stderr)).toHaveLength(2);
     const findings = (r: typeof one) => report(r).diagnostics.filter((d) => !d.ruleId.startsWith('persisted/'));
     expect(findings(three)).toEqual(findings(one));
+    expect({ code: flag.code, findings: findings(flag) }).toEqual({ code: one.code, findings: findings(one) });
     // The workers did the work: this thread took nothing.
     expect(taken(three.stderr)[0]).toBe(0);
     expect(taken(three.stderr).slice(1).reduce((a, b) => a + b)).toBeGreaterThan(0);
@@ -34,22 +40,14 @@ test('three threads report what one thread reports, in the same order, drift in 
     for (const file of ['prompts/examples/refund_agent.yaml', 'prompts/examples/order_triage.yaml', 'prompts/examples/status_chat.yaml', 'snapshots/status_chat/first_message.txt']) expect(files).toContain(file);
   }));
 
-test('a render error in a worker\'s share exits 2 with the place one thread names', () =>
-  withDemo(async (demo) => {
-    demo.edit('prompts/cases/refund_agent.yaml', 'message: "Do you refund gift cards?"', 'messages: "Do you refund gift cards?"');
-    const [one, three] = await Promise.all([run(demo.dir, 1), run(demo.dir, 3)]);
-    expect(one.code).toBe(2);
-    expect(one.stderr).toMatch(/render\/missing-variable/);
-    expect({ code: three.code, stderr: withoutStats(three.stderr) }).toEqual({ code: one.code, stderr: one.stderr });
-  }));
-
-test('of two errors in different threads, the one a single thread meets first is reported', () =>
+test('a render error in a worker exits 2 with the place one thread names; of two, the one a single thread meets first', () =>
   withDemo(async (demo) => {
     // Two broken cases in two prompts: one thread stops at the first in check order (order_triage before refund_agent).
     demo.edit('prompts/cases/refund_agent.yaml', 'message: "Do you refund gift cards?"', 'messages: "Do you refund gift cards?"');
     demo.edit('prompts/cases/order_triage.yaml', 'order_id: A-2051', 'order_number: A-2051');
     const [one, three] = await Promise.all([run(demo.dir, 1), run(demo.dir, 3)]);
     expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/render\/missing-variable/);
     expect(one.stderr).toContain('order_triage');
     expect({ code: three.code, stderr: withoutStats(three.stderr) }).toEqual({ code: one.code, stderr: one.stderr });
   }));
@@ -82,11 +80,11 @@ test('with --shard and with a warm cache, threads report what one thread reports
     demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
     const env = { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' };
     const json = (r: CliResult) => report(r).diagnostics;
-    for (const shard of ['1/2', '2/2']) {
-      const args = ['check', '--no-cache', '--format', 'json', '--shard', shard];
-      const [one, three] = await Promise.all([cliAsync([...args, '--workers', '1'], { cwd: demo.dir }), cliAsync([...args, '--workers', '3'], { cwd: demo.dir, env })]);
-      expect({ code: three.code, diagnostics: json(three) }).toEqual({ code: one.code, diagnostics: json(one) });
-    }
+    // The second shard: its cases do not start at the first case (test/cli/shard.test.ts covers every shard in one thread).
+    const args = ['check', '--no-cache', '--format', 'json', '--shard', '2/2'];
+    const [one, three] = await Promise.all([cliAsync([...args, '--workers', '1'], { cwd: demo.dir }), cliAsync([...args, '--workers', '3'], { cwd: demo.dir, env })]);
+    expect(one.code).toBe(1);
+    expect({ code: three.code, diagnostics: json(three) }).toEqual({ code: one.code, diagnostics: json(one) });
     // A cached run, then one example changed: the threads check only the cases that render it.
     const cached = ['check', '--format', 'json'];
     const first = await cliAsync([...cached, '--workers', '3'], { cwd: demo.dir, env });
@@ -98,15 +96,10 @@ test('with --shard and with a warm cache, threads report what one thread reports
     expect(second.stderr).toMatch(/prompt-contract cache: [1-9]\d* of \d+ cases reused/);
   }));
 
-test('PROMPT_CONTRACT_WORKERS sets the threads when --workers does not, and a bad value is refused', () =>
+// Where PROMPT_CONTRACT_WORKERS sets the threads is in the first test.
+test('a PROMPT_CONTRACT_WORKERS that is not a whole number of at least 1 is refused', () =>
   withDemo(async (demo) => {
     const args = ['check', '--no-cache', '--format', 'json'];
-    const env = { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' };
-    const [three, flag] = await Promise.all([cliAsync(args, { cwd: demo.dir, env: { ...env, PROMPT_CONTRACT_WORKERS: '3' } }), cliAsync([...args, '--workers', '2'], { cwd: demo.dir, env: { ...env, PROMPT_CONTRACT_WORKERS: '3' } })]);
-    expect(taken(three.stderr)).toHaveLength(3);
-    // The flag wins over the environment.
-    expect(taken(flag.stderr)).toHaveLength(2);
-    expect(report(three).diagnostics).toEqual(report(flag).diagnostics);
     const bad = await cliInProcess(args, { cwd: demo.dir, env: { PROMPT_CONTRACT_WORKERS: 'many' } });
     expect({ code: bad.code, stderr: bad.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('PROMPT_CONTRACT_WORKERS="many"') });
   }));
