@@ -103,56 +103,21 @@ maybe('a config whose `recorded` names a named pipe', () => {
   }, TEST_TIMEOUT);
 });
 
-maybe('a named pipe where a snapshot or the tools baseline belongs', () => {
-  test('check exits 2 naming it, instead of waiting for a writer', () => {
+// Each project file a run reads, replaced by a named pipe: refused by name, never waited on.
+maybe('a named pipe where a project file belongs', () => {
+  test.each([
+    ['a snapshot', 'snapshots/order_triage/address_change.txt', ['check', '--no-cache'], /snapshots\/order_triage\/address_change\.txt: Cannot read the snapshot: it is a named pipe \(FIFO\), not a regular file/],
+    ['the tools baseline, read by `diff`', 'snapshots/tools.json', ['diff'], /snapshots\/tools\.json: Cannot read the tools baseline: it is a named pipe \(FIFO\), not a regular file/],
+    ['a TypeScript handler file', 'prompts/handlers/lookup-order.ts', ['check', '--no-cache'], /Cannot read handler file `.*lookup-order\.ts` \(looking for type `LookupOrderArgs`\): it is a named pipe \(FIFO\), not a regular file \(handler\/type-not-found\)/],
+    ['the config', 'prompt-contract.config.ts', ['check', '--no-cache'], /prompt-contract\.config\.ts: Cannot load the config: it is a named pipe \(FIFO\), not a regular file.*\(config\/load-failed\)/],
+  ])('%s: the command exits 2 naming it, instead of waiting for a writer', (_what, file, args, message) => {
     withDemo((demo) => {
-      const snapshot = join(demo.dir, 'snapshots', 'order_triage', 'address_change.txt');
-      rmSync(snapshot);
-      execFileSync('mkfifo', [snapshot]);
-      const result = run(['check', '--no-cache'], demo.dir);
+      rmSync(join(demo.dir, file));
+      execFileSync('mkfifo', [join(demo.dir, file)]);
+      const result = run(args, demo.dir);
       expect(result.signal).toBeNull();
       expect(result.status).toBe(2);
-      expect(result.stderr).toMatch(/snapshots\/order_triage\/address_change\.txt.*named pipe \(FIFO\), not a regular file/);
-    });
-  }, TEST_TIMEOUT);
-
-  test('as the tools baseline, `diff` against it exits 2 naming it, instead of waiting for a writer', () => {
-    withDemo((demo) => {
-      const baseline = join(demo.dir, 'snapshots', 'tools.json');
-      rmSync(baseline);
-      execFileSync('mkfifo', [baseline]);
-      const result = run(['diff'], demo.dir);
-      expect(result.signal).toBeNull();
-      expect(result.status).toBe(2);
-      expect(result.stderr).toMatch(/snapshots\/tools\.json: Cannot read the tools baseline: it is a named pipe \(FIFO\), not a regular file/);
-    });
-  }, TEST_TIMEOUT);
-});
-
-maybe('a config whose TypeScript handler file is a named pipe', () => {
-  test('check exits 2 naming it, instead of waiting for a writer', () => {
-    withDemo((demo) => {
-      const handler = join(demo.dir, 'prompts', 'handlers', 'lookup-order.ts');
-      rmSync(handler);
-      execFileSync('mkfifo', [handler]);
-      const result = run(['check', '--no-cache'], demo.dir);
-      expect(result.signal).toBeNull();
-      expect(result.status).toBe(2);
-      expect(result.stderr).toMatch(/Cannot read handler file `.*lookup-order\.ts` \(looking for type `LookupOrderArgs`\): it is a named pipe \(FIFO\), not a regular file \(handler\/type-not-found\)/);
-    });
-  }, TEST_TIMEOUT);
-});
-
-maybe('a named pipe where the config belongs', () => {
-  test('check exits 2 naming it, instead of waiting for a writer', () => {
-    withDemo((demo) => {
-      const config = join(demo.dir, 'prompt-contract.config.ts');
-      rmSync(config);
-      execFileSync('mkfifo', [config]);
-      const result = run(['check', '--no-cache'], demo.dir);
-      expect(result.signal).toBeNull();
-      expect(result.status).toBe(2);
-      expect(result.stderr).toMatch(/prompt-contract\.config\.ts: Cannot load the config: it is a named pipe \(FIFO\), not a regular file.*\(config\/load-failed\)/);
+      expect(result.stderr).toMatch(message);
     });
   }, TEST_TIMEOUT);
 });
