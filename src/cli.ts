@@ -18,7 +18,7 @@ async function print(diagnostics: Diagnostic[], formatName: FormatName, failOn: 
 }
 
 async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
-  const { readRegularFileSync } = await import('./util/files.js');
+  const { readRegularFileSync, withoutBom } = await import('./util/files.js');
   const expected = 'expected a regular file with the prompt text, or `-` for standard input';
   if (file === undefined || file === '-') {
     // Bounded: `extract - < /dev/zero` must end, not fill memory.
@@ -30,10 +30,10 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
       if (size > limit) throw new InputError('config/unreadable', 'Standard input is over 256 MiB; expected the prompt text, at most 256 MiB', { file: '<stdin>' });
       chunks.push(chunk as Buffer);
     }
-    return { text: Buffer.concat(chunks).toString('utf8'), name: '<stdin>' };
+    return { text: withoutBom(Buffer.concat(chunks).toString('utf8')), name: '<stdin>' };
   }
   try {
-    return { text: readRegularFileSync(file), name: file };
+    return { text: withoutBom(readRegularFileSync(file)), name: file };
   } catch (error) {
     throw new InputError('config/unreadable', `Cannot read \`${file}\` (${(error as Error).message}); ${expected}`, { file });
   }

@@ -347,8 +347,8 @@ function valueAt(value: unknown, path: Path): unknown {
 export async function loadConfig(options: { cwd?: string; file?: string; importer?: Importer } = {}): Promise<ResolvedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const file = findConfigFile(cwd, options.file);
-  // A named pipe would keep the import waiting for a writer forever.
-  const kind = notRegularFile(file);
+  // A named pipe would keep the import waiting for a writer forever (a JSON config is read, and refused there).
+  const kind = file.endsWith('.json') ? undefined : notRegularFile(file);
   if (kind !== undefined) throw new InputError('config/load-failed', `Cannot load the config: it is ${kind}, not a regular file; expected a config file you wrote`, { file });
   let mod: unknown;
   try {

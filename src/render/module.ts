@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../util/errors.js';
-import { readRegularFileSync } from '../util/files.js';
+import { readRegularFileSync, withoutBom } from '../util/files.js';
 import { suggestName } from '../util/suggest.js';
 import { locate, normalizeLineEnds, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
@@ -198,7 +198,7 @@ function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<stri
   let text: string;
   try {
     // Line ends as committed, whatever the checkout did: CRLF from `core.autocrlf=true` renders as LF.
-    text = normalizeLineEnds(readRegularFileSync(path));
+    text = withoutBom(normalizeLineEnds(readRegularFileSync(path)));
   } catch (error) {
     throw new InputError('config/unreadable', `Cannot read file (${(error as Error).message}); expected a regular text file`, { file });
   }

@@ -33,6 +33,14 @@ export class NotRegularFileError extends Error {
   }
 }
 
+/**
+ * `text` without a leading byte order mark (U+FEFF), which editors on Windows write at the start
+ * of a UTF-8 file: it is no part of the prompt, and it would hide the frontmatter's first `---`.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** What `file` is when it exists and is not a regular file ("a named pipe (FIFO)"); undefined otherwise. Only a stat: nothing is opened. */
 export function notRegularFile(file: string): string | undefined {
   try {

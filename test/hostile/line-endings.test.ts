@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPromptModule } from '../../src/render/module.js';
 import { lineDiff } from '../../src/snapshot/state.js';
@@ -42,6 +42,23 @@ describe('a prompt module checked out with CRLF line ends', () => {
         expect(prompt.examples?.items.map((i) => i.value)).toEqual(lf.prompts.get(name)!.examples?.items.map((i) => i.value));
       }
       for (const [name, partial] of crlf.partials) expect(partial.body).toBe(lf.partials.get(name)!.body);
+    });
+  });
+
+  test('files saved with a byte order mark (Windows editors) load as without it: frontmatter kept, no U+FEFF in a template', () => {
+    withDemo((demo) => {
+      const plain = loadPromptModule(join(demo.dir, 'prompts'), demo.dir);
+      const files = ['prompts/order_triage.prompt', 'prompts/partials/_tool_call_json.prompt', 'prompts/examples/refund_agent.yaml', 'prompts/cases/order_triage.yaml'].filter((f) => existsSync(join(demo.dir, f)));
+      expect(files.length).toBeGreaterThanOrEqual(3);
+      for (const f of files) writeFileSync(join(demo.dir, f), `\uFEFF${demo.read(f)}`);
+      const bom = loadPromptModule(join(demo.dir, 'prompts'), demo.dir);
+      for (const [name, prompt] of bom.prompts) {
+        expect(prompt.source.body.includes('\uFEFF')).toBe(false);
+        expect({ name, body: prompt.source.body, tools: prompt.tools, cases: [...prompt.cases.keys()] }).toEqual({ name, body: plain.prompts.get(name)!.source.body, tools: plain.prompts.get(name)!.tools, cases: [...plain.prompts.get(name)!.cases.keys()] });
+      }
+      for (const [name, partial] of bom.partials) expect(partial.body).toBe(plain.partials.get(name)!.body);
+      const result = cli(['check', '--no-cache'], { cwd: demo.dir });
+      expect({ code: result.code, out: result.stdout + result.stderr }).toEqual({ code: 0, out: expect.not.stringContaining('snapshot/outdated') });
     });
   });
 

@@ -88,6 +88,9 @@ maybe('extract with a path that is not a regular file', () => {
     const result = run(['extract', '-'], dir, HANG, '<tool_call>{"name": "f", "arguments": {"x": 1}}</tool_call>\n');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('<stdin>:1:1');
+    // A byte order mark in front is no column of the text.
+    const marked = run(['extract', '-'], dir, HANG, '\uFEFF<tool_call>{"name": "f", "arguments": {"x": 1}}</tool_call>\n');
+    expect(marked.stdout).toBe(result.stdout);
   }, TEST_TIMEOUT);
 });
 
