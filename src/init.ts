@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { readRegularFileSync } from './util/files.js';
 import { dirname, join, relative } from 'node:path';
 import { configFileNames } from './config/index.js';
 import { InputError } from './util/errors.js';
@@ -43,7 +44,13 @@ interface PackageJson {
 function readPackageJson(dir: string): { value: PackageJson; text: string } | undefined {
   const file = join(dir, 'package.json');
   if (!existsSync(file)) return undefined;
-  const text = readFileSync(file, 'utf8');
+  let text: string;
+  try {
+    // Not a plain read: a named pipe would wait for a writer forever.
+    text = readRegularFileSync(file);
+  } catch (error) {
+    throw new InputError('config/unreadable', `Cannot read package.json (${(error as Error).message}); expected a JSON object`, { file: 'package.json' }, { cause: error });
+  }
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');

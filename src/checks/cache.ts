@@ -22,7 +22,8 @@
  * ignored and replaced.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readRegularFileSync } from '../util/files.js';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -242,7 +243,7 @@ export class CheckCache {
     const file = join(folder, `check-${sha(config.file).slice(0, 16)}.json`);
     let configText = '';
     try {
-      configText = readFileSync(config.file, 'utf8');
+      configText = readRegularFileSync(config.file);
     } catch {
       return undefined;
     }
@@ -258,7 +259,8 @@ export class CheckCache {
     );
     let old: CacheFile | undefined;
     try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+      // Not a plain read: whatever sits at the path (a named pipe) must not keep the run waiting.
+      const parsed = JSON.parse(readRegularFileSync(file)) as CacheFile;
       if (parsed && typeof parsed === 'object' && parsed.cases && parsed.items) old = parsed;
     } catch {
       old = undefined;

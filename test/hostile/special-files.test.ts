@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecordedCalls } from '../../src/sources/jsonl.js';
@@ -43,7 +43,12 @@ const TEST_TIMEOUT = 90_000;
 
 /** The built CLI, killed after `timeout` ms. */
 function run(args: string[], cwd: string, timeout = HANG, input = ''): { status: number | null; signal: string | null; stderr: string; stdout: string } {
-  const r = spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), ...args], { cwd, encoding: 'utf8', timeout, input, env: { ...process.env, NO_COLOR: '1' } });
+  return runWith(args, cwd, {}, timeout, input);
+}
+
+/** `run` with more environment variables. */
+function runWith(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout = HANG, input = ''): { status: number | null; signal: string | null; stderr: string; stdout: string } {
+  const r = spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), ...args], { cwd, encoding: 'utf8', timeout, input, env: { ...process.env, NO_COLOR: '1', ...env } });
   return { status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout };
 }
 
@@ -121,6 +126,38 @@ maybe('a named pipe where a project file belongs', () => {
       expect(result.signal).toBeNull();
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(message);
+    });
+  }, TEST_TIMEOUT);
+});
+
+maybe('named pipes at paths a command reads besides the project files', () => {
+  test('`init` with a package.json that is a named pipe exits 2 naming it and writes nothing', () => {
+    const project = mkdtempSync(join(tmpdir(), 'pc-init-fifo-'));
+    try {
+      execFileSync('mkfifo', [join(project, 'package.json')]);
+      const result = run(['init'], project);
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/package\.json: Cannot read package\.json \(it is a named pipe \(FIFO\), not a regular file\)/);
+      expect(readdirSync(project)).toEqual(['package.json']);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, TEST_TIMEOUT);
+
+  test('a cache file that is a named pipe is passed over and replaced: check runs as without a cache', () => {
+    withDemo((demo) => {
+      const cacheDir = join(demo.dir, '.pc-cache');
+      const env = { PROMPT_CONTRACT_CACHE_DIR: cacheDir, PROMPT_CONTRACT_CACHE_STATS: '1' };
+      expect(runWith(['check'], demo.dir, env).status).toBe(0);
+      const entry = readdirSync(cacheDir).find((f) => f.startsWith('check-'))!;
+      rmSync(join(cacheDir, entry));
+      execFileSync('mkfifo', [join(cacheDir, entry)]);
+      const result = runWith(['check'], demo.dir, env);
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(0);
+      expect(result.stderr).toMatch(/prompt-contract cache: 0 of \d+ cases reused/);
+      expect(statSync(join(cacheDir, entry)).isFile()).toBe(true);
     });
   }, TEST_TIMEOUT);
 });
