@@ -9,6 +9,7 @@ import type { PersistedSource } from '../sources/persisted.js';
 import type { HandlerRef } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { notRegularFile, readRegularFileSync } from '../util/files.js';
+import { checkLocalImports } from './local-imports.js';
 import { LineIndex } from '../util/lines.js';
 import { suggestName } from '../util/suggest.js';
 import { configRules } from './rules.js';
@@ -350,6 +351,8 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
   // A named pipe would keep the import waiting for a writer forever (a JSON config is read, and refused there).
   const kind = file.endsWith('.json') ? undefined : notRegularFile(file);
   if (kind !== undefined) throw new InputError('config/load-failed', `Cannot load the config: it is ${kind}, not a regular file; expected a config file you wrote`, { file });
+  // So would one of the modules it imports: those the project holds are looked at first.
+  if (!file.endsWith('.json')) checkLocalImports(file, (f) => relative(cwd, f) || f);
   let mod: unknown;
   try {
     mod = file.endsWith('.json') ? readJsonConfig(file) : await (options.importer ?? defaultImporter)(file);

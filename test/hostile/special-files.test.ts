@@ -118,6 +118,7 @@ maybe('a named pipe where a project file belongs', () => {
     ['the tools baseline, read by `diff`', 'snapshots/tools.json', ['diff'], /snapshots\/tools\.json: Cannot read the tools baseline: it is a named pipe \(FIFO\), not a regular file/],
     ['a TypeScript handler file', 'prompts/handlers/lookup-order.ts', ['check', '--no-cache'], /Cannot read handler file `.*lookup-order\.ts` \(looking for type `LookupOrderArgs`\): it is a named pipe \(FIFO\), not a regular file \(handler\/type-not-found\)/],
     ['the config', 'prompt-contract.config.ts', ['check', '--no-cache'], /prompt-contract\.config\.ts: Cannot load the config: it is a named pipe \(FIFO\), not a regular file.*\(config\/load-failed\)/],
+    ['a module the config imports', 'prompts/tools/index.ts', ['check', '--no-cache'], /prompt-contract\.config\.ts:\d+:\d+: Cannot load the config: `\.\/prompts\/tools\/index\.js` leads to prompts\/tools\/index\.ts, which is a named pipe \(FIFO\), not a regular file.*\(config\/load-failed\)/],
   ])('%s: the command exits 2 naming it, instead of waiting for a writer', (_what, file, args, message) => {
     withDemo((demo) => {
       rmSync(join(demo.dir, file));
