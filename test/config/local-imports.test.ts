@@ -37,9 +37,9 @@ maybe('a pipe two modules down is refused at the line that imports it, through `
     {
       'prompt-contract.config.ts': "import { defineConfig } from 'prompt-contract';\nimport { tools } from './tools/index.js';\nexport default defineConfig({ tools });\n",
       'tools/index.ts': "import { z } from 'zod';\n// a comment: import nothing from './nowhere'\nexport { tools } from './lib';\n",
-      'tools/lib/index.ts': "export const helper = 1;\nexport * from '../shared.js';\n",
+      'tools/lib/index.ts': "export const helper = 1;\nexport * from '../common.js';\n",
     },
-    ['tools/shared.ts'],
+    ['tools/common.ts'],
   );
   try {
     const error = thrown(() => checkLocalImports(p.config, (f) => relative(p.dir, f)));
@@ -49,7 +49,7 @@ maybe('a pipe two modules down is refused at the line that imports it, through `
       file: join('tools', 'lib', 'index.ts'),
       line: 2,
       column: 16,
-      message: expect.stringContaining('`../shared.js` leads to tools/shared.ts, which is a named pipe (FIFO), not a regular file'),
+      message: expect.stringContaining('`../common.js` leads to tools/common.ts, which is a named pipe (FIFO), not a regular file'),
     });
   } finally {
     p.remove();
