@@ -8,7 +8,7 @@ import { report } from '../report/rule.js';
 import type { PersistedSource } from '../sources/persisted.js';
 import type { HandlerRef } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
-import { notRegularFile, readRegularFileSync } from '../util/files.js';
+import { pathKind, readRegularFileSync } from '../util/files.js';
 import { checkLocalImports } from './local-imports.js';
 import { LineIndex } from '../util/lines.js';
 import { suggestName } from '../util/suggest.js';
@@ -348,11 +348,13 @@ function valueAt(value: unknown, path: Path): unknown {
 export async function loadConfig(options: { cwd?: string; file?: string; importer?: Importer } = {}): Promise<ResolvedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const file = findConfigFile(cwd, options.file);
-  // A named pipe would keep the import waiting for a writer forever (a JSON config is read, and refused there).
-  const kind = file.endsWith('.json') ? undefined : notRegularFile(file);
-  if (kind !== undefined) throw new InputError('config/load-failed', `Cannot load the config: it is ${kind}, not a regular file; expected a config file you wrote`, { file });
-  // So would one of the modules it imports: those the project holds are looked at first.
-  if (!file.endsWith('.json')) checkLocalImports(file, (f) => relative(cwd, f) || f);
+  if (!file.endsWith('.json')) {
+    // A named pipe would keep the import waiting for a writer forever (a JSON config is read, and refused there),
+    // and so would one among the modules it imports: those the project holds are looked at first.
+    const kind = pathKind(file);
+    if (kind !== 'file' && kind !== 'none') throw new InputError('config/load-failed', `Cannot load the config: it is ${kind}, not a regular file; expected a config file you wrote`, { file });
+    checkLocalImports(file, (f) => relative(cwd, f) || f);
+  }
   let mod: unknown;
   try {
     mod = file.endsWith('.json') ? readJsonConfig(file) : await (options.importer ?? defaultImporter)(file);

@@ -8,10 +8,9 @@
  * (`import ... from`, `export ... from`, `import('...')`, `require('...')`); a comment that looks
  * like one costs a lookup and nothing more.
  */
-import { statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { InputError } from '../util/errors.js';
-import { describeFileKind, readRegularFileSync } from '../util/files.js';
+import { pathKind, readRegularFileSync } from '../util/files.js';
 import { LineIndex } from '../util/lines.js';
 
 const specifiers = /\b(?:from|import|require)\s*\(?\s*(['"])([^'"\n]+)\1/g;
@@ -31,18 +30,6 @@ function candidates(from: string, specifier: string): string[] {
   for (const e of [...codeExtensions, '.json']) out.push(`${base}${e}`);
   for (const e of codeExtensions) out.push(resolve(base, `index${e}`));
   return out;
-}
-
-/** What is at `path`: a regular file, a folder, something else (in words), or nothing. */
-function kindAt(path: string): 'file' | 'folder' | 'none' | string {
-  try {
-    const stats = statSync(path);
-    if (stats.isFile()) return 'file';
-    if (stats.isDirectory()) return 'folder';
-    return describeFileKind(stats);
-  } catch {
-    return 'none';
-  }
 }
 
 /**
@@ -67,8 +54,8 @@ export function checkLocalImports(configFile: string, shown: (file: string) => s
       const specifier = m[2]!;
       if (!specifier.startsWith('.') && !isAbsolute(specifier)) continue;
       for (const path of candidates(file, specifier)) {
-        const kind = kindAt(path);
-        if (kind === 'none' || kind === 'folder') continue;
+        const kind = pathKind(path);
+        if (kind === 'none' || kind === 'a directory') continue;
         if (kind !== 'file') {
           lines ??= new LineIndex(text);
           const at = lines.at(m.index! + m[0].indexOf(specifier));

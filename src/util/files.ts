@@ -41,13 +41,13 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** What `file` is when it exists and is not a regular file ("a named pipe (FIFO)"); undefined otherwise. Only a stat: nothing is opened. */
-export function notRegularFile(file: string): string | undefined {
+/** What is at `path`, following links, and without opening it: `file` (a regular one), `none`, or what else it is in words ("a directory", "a named pipe (FIFO)"). */
+export function pathKind(path: string): string {
   try {
-    const stats = statSync(file);
-    return stats.isFile() ? undefined : describeFileKind(stats);
+    const stats = statSync(path);
+    return stats.isFile() ? 'file' : describeFileKind(stats);
   } catch {
-    return undefined;
+    return 'none';
   }
 }
 
