@@ -54,6 +54,45 @@ const compilerOptions = (ts: typeof TS): TS.CompilerOptions => ({
   types: [],
 });
 
+/**
+ * A compiler host that parses TypeScript's own lib files (`lib.es2022.d.ts` and what it
+ * references) once per process. Parsing and binding them is most of the cost of a program,
+ * and they never change; every other file is read afresh for each program. A parsed and bound
+ * source file can be shared between programs of the same options: the checker keeps its own
+ * state apart from the tree, as the language service's document registry relies on.
+ */
+let host: TS.CompilerHost | undefined;
+const libFiles = new Map<string, TS.SourceFile>();
+let libParses = 0;
+
+/** How many times this process parsed one of TypeScript's lib files (read by the tests). */
+export function libFileParses(): number {
+  return libParses;
+}
+
+function compilerHost(ts: typeof TS, options: TS.CompilerOptions): TS.CompilerHost {
+  if (host) return host;
+  const base = ts.createCompilerHost(options);
+  const libDir = path.resolve(base.getDefaultLibLocation?.() ?? path.dirname(base.getDefaultLibFileName(options)));
+  const read = base.getSourceFile.bind(base);
+  host = {
+    ...base,
+    getSourceFile(fileName, languageVersion, onError, shouldCreate) {
+      if (path.dirname(path.resolve(fileName)) !== libDir) return read(fileName, languageVersion, onError, shouldCreate);
+      const settings = typeof languageVersion === 'object' ? languageVersion : { languageVersion };
+      const key = JSON.stringify([fileName, settings.languageVersion, settings.impliedNodeFormat, settings.jsDocParsingMode]);
+      let file = libFiles.get(key);
+      if (file === undefined) {
+        file = read(fileName, languageVersion, onError, shouldCreate);
+        libParses++;
+        if (file !== undefined) libFiles.set(key, file);
+      }
+      return file;
+    },
+  };
+  return host;
+}
+
 type Declaration = TS.InterfaceDeclaration | TS.TypeAliasDeclaration | TS.EnumDeclaration | TS.ClassDeclaration;
 
 /** The named types declared at the top level of a file, exported or not. */
@@ -102,7 +141,8 @@ export class TypeScriptSchemaReader {
   read(file: string, shown: string, type: string): GeneratedSchema {
     const { ts, tsj } = load();
     if (this.#key !== file || this.#program === undefined || this.#generator === undefined || !this.#unchanged()) {
-      this.#program = ts.createProgram([file], compilerOptions(ts));
+      const options = compilerOptions(ts);
+      this.#program = ts.createProgram({ rootNames: [file], options, host: compilerHost(ts, options) });
       const config: TSJ.CompletedConfig = { ...tsj.DEFAULT_CONFIG, ...generatorConfig };
       this.#generator = new tsj.SchemaGenerator(this.#program, tsj.createParser(this.#program, config), tsj.createFormatter(config), config);
       this.#key = file;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { z } from 'zod';
 import { HandlerSchemaResolver, resolveHandlerSchema } from '../../src/handlers/resolve.js';
+import { libFileParses } from '../../src/handlers/typescript.js';
 import { InputError } from '../../src/util/errors.js';
 import { fixtures } from './helpers.js';
 
@@ -98,6 +99,18 @@ describe('TypeScript handler types', () => {
     expect((error as InputError).message).toBe(
       `Handler type \`${type}\` not found in \`src/refund.ts\`${hint} Types declared there: \`RefundReason\`, \`RefundArgs\`, \`RefundArgsWithChannel\`, \`Address\`, \`ShipArgs\`, \`InternalArgs\`, \`TreeNode\`.`,
     );
+  });
+
+  test("TypeScript's lib files are parsed once per process: a second handler file, in a new program, reuses them", () => {
+    // Another file than the shared resolver's: a program of its own, made after the lib files were first read.
+    shared.resolve(refund);
+    const before = libFileParses();
+    expect(before).toBeGreaterThan(0);
+    const resolver = new HandlerSchemaResolver({ cwd: project('second-program'), cacheDir: false });
+    expect(resolver.resolve({ kind: 'typescript', file: 'src/reason.ts', type: 'RefundReason' })).toEqual({ type: 'string', enum: ['duplicate_charge', 'goodwill'] });
+    expect(resolver.resolve({ kind: 'typescript', file: 'src/importer.ts', type: 'CancelArgs' }).properties).toMatchObject({ reason: { enum: ['duplicate_charge', 'goodwill'] } });
+    expect(resolver.stats.generated).toBe(2);
+    expect(libFileParses()).toBe(before);
   });
 
   test('a missing file is an InputError naming file and type', () => {
