@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tooDeepAt, tooDeepMessage } from '../schema/depth.js';
 import { escapeSegment } from '../schema/pointer.js';
-import { isRecord, setOwn } from '../util/values.js';
+import { isRecord, setOwn, withObjectPrototypes } from '../util/values.js';
 import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
 
 /** A tool definition that could not be understood; the message names what was expected. */
@@ -93,6 +93,7 @@ function spec(
 ): ToolSpec {
   if (typeof name !== 'string' || name === '') throw new ToolShapeError(`${where}: expected a tool \`name\` string`);
   assertDepth(schema, where, name);
+  schema = withObjectPrototypes(schema) as JsonSchemaObject;
   const origin: ToolSpec['origin'] = { shape };
   if (slots?.name !== undefined) origin.namePointer = slots.name;
   if (slots !== undefined) origin.schemaPointer = slots.schema;

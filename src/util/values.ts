@@ -26,3 +26,23 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
 export function own(value: unknown, key: string): unknown {
   return isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
 }
+
+/**
+ * `value` with every object in it given the ordinary prototype: the same value when none lacks
+ * it, else a copy of the objects on the way to those that do. A config can build a schema from
+ * `Object.create(null)` objects, which JSON never yields; Ajv compares values with their
+ * `valueOf` (`uniqueItems`, `enum`) and throws a TypeError on them.
+ */
+export function withObjectPrototypes(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(withObjectPrototypes);
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value);
+  const children = entries.map(([, child]) => withObjectPrototypes(child));
+  if (Object.getPrototypeOf(value) !== null && children.every((child, i) => child === entries[i]![1])) return value;
+  const out: Record<string, unknown> = {};
+  entries.forEach(([key], i) => setOwn(out, key, children[i]));
+  return out;
+}

@@ -84,3 +84,29 @@ describe('description mapping', () => {
 test('a zod type JSON Schema cannot express is an error naming the tool, not "accept anything"', () => {
   expect(() => defineTool({ name: 'book', input: z.object({ when: z.date() }) })).toThrow(/`book` cannot be sent as JSON Schema/);
 });
+
+test('a schema built from null-prototype objects reads as plain objects, so validation can compare its values', async () => {
+  const bare = <T extends object>(value: T): T => Object.assign(Object.create(null) as T, value);
+  const properties = bare({ kind: bare({ type: 'string', enum: ['a', 'b'] }) });
+  // `__proto__` as a property name stays a property, not a prototype.
+  Object.defineProperty(properties, '__proto__', { value: bare({ type: 'integer' }), enumerable: true, writable: true, configurable: true });
+  const schema = bare({ type: 'object', properties, required: ['kind'], anyOf: [bare({ required: ['kind'] }), bare({ required: ['__proto__'] })] });
+  const [tool] = normalizeTools([{ name: 'w', input_schema: schema }]);
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) {
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(tool!.inputSchema);
+  expect(JSON.parse(JSON.stringify(tool!.inputSchema))).toEqual(JSON.parse(JSON.stringify(schema)));
+  expect(Object.keys(tool!.inputSchema.properties as object)).toEqual(['kind', '__proto__']);
+  // A schema without such objects is kept as it is.
+  const [plain] = normalizeTools([{ name: 'w', input_schema: params }]);
+  expect(plain!.inputSchema).toBe(params);
+  // Ajv's meta-schema check compares the items of `type` with their valueOf: it no longer throws.
+  const { compileFailure } = await import('../../src/schema/validator.js');
+  const [listed] = normalizeTools([{ name: 'w', input_schema: { type: [bare({}), bare({})] } }]);
+  expect(compileFailure(listed!.inputSchema)).toMatchObject({ kind: 'meta' });
+});
