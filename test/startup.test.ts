@@ -3,14 +3,14 @@
 // not load on the demo, which needs none of them. Counting what loads is exact where a
 // timing would not be; bench/ measures the time itself.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repo } from './cli/helpers.js';
 
 /** Every file below node_modules that `node ARGS` loads (ES modules and CommonJS alike), as package-relative paths. */
-function loadedFiles(args: string[], cwd = repo): { files: string[]; code: number; stderr: string } {
+function loadedFiles(args: string[], cwd = repo, env: NodeJS.ProcessEnv = {}): { files: string[]; code: number; stderr: string } {
   const dir = mkdtempSync(join(tmpdir(), 'prompt-contract-loads-'));
   try {
     const hooks = join(dir, 'hooks.mjs');
@@ -32,7 +32,7 @@ function loadedFiles(args: string[], cwd = repo): { files: string[]; code: numbe
     // The load hook runs on a thread of its own: both report through a file.
     writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(join(dir, 'loaded.txt'))}, url + '\\n');\n  return next(url, context);\n}\n`);
     writeFileSync(join(dir, 'loaded.txt'), '');
-    const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
     const text = readFileSync(join(dir, 'loaded.txt'), 'utf8');
     const files = [...new Set(text.split('\n').filter((l) => l.includes('/node_modules/')).map((l) => l.replace(/^.*\/node_modules\//, '')))];
     return { files, code: r.status ?? -1, stderr: r.stderr };
@@ -43,13 +43,31 @@ function loadedFiles(args: string[], cwd = repo): { files: string[]; code: numbe
 
 const packageOf = (file: string): string => (file.startsWith('@') ? file.split('/').slice(0, 2).join('/') : file.split('/')[0]!);
 
-test('check on the demo loads neither the Markdown fallback, TypeScript, ajv-formats nor the diff library', () => {
-  const { files, code, stderr } = loadedFiles(['dist/cli.js', 'check']);
-  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-  const packages = new Set(files.filter((f) => !f.endsWith('/package.json')).map(packageOf));
-  // What the demo needs: the proof that the trace sees both module systems.
-  for (const needed of ['ajv', 'handlebars', 'js-yaml', 'zod', 'jiti', 'commander', 'better-sqlite3']) expect(packages).toContain(needed);
-  for (const unneeded of ['micromark', 'mdast-util-from-markdown', 'remark-parse', 'unified', 'typescript', 'ts-json-schema-generator', 'ajv-formats', 'diff', 'pg']) expect(packages).not.toContain(unneeded);
+test('check on the demo loads neither the Markdown fallback, TypeScript, ajv-formats nor the diff library; answered from its cache, not Handlebars either', () => {
+  // A cache of its own: with only the handler types in it a run renders every case; with the cases' entries, none.
+  const cache = mkdtempSync(join(tmpdir(), 'prompt-contract-startup-cache-'));
+  try {
+    const packagesOf = (): Set<string> => {
+      const { files, code, stderr } = loadedFiles(['dist/cli.js', 'check'], repo, { PROMPT_CONTRACT_CACHE_DIR: cache, PROMPT_CONTRACT_CACHE_STATS: '1' });
+      expect({ code, stderr: stderr.replace(/^prompt-contract cache: .*\n/m, '') }).toEqual({ code: 0, stderr: '' });
+      return new Set(files.filter((f) => !f.endsWith('/package.json')).map(packageOf));
+    };
+    // Handler types are generated once (TypeScript loads for that), then the cases' entries are dropped.
+    packagesOf();
+    for (const entry of readdirSync(cache)) if (entry !== 'handlers') rmSync(join(cache, entry), { recursive: true, force: true });
+    expect(readdirSync(cache)).toEqual(['handlers']);
+    const cold = packagesOf();
+    // What the demo needs: the proof that the trace sees both module systems.
+    for (const needed of ['ajv', 'handlebars', 'js-yaml', 'zod', 'jiti', 'commander', 'better-sqlite3']) expect(cold).toContain(needed);
+    const unneeded = ['micromark', 'mdast-util-from-markdown', 'remark-parse', 'unified', 'typescript', 'ts-json-schema-generator', 'ajv-formats', 'diff', 'pg'];
+    for (const name of unneeded) expect(cold).not.toContain(name);
+    const warm = packagesOf();
+    // The stored conversations are read on every run: ajv and better-sqlite3 still load.
+    for (const needed of ['ajv', 'js-yaml', 'zod', 'jiti', 'commander', 'better-sqlite3']) expect(warm).toContain(needed);
+    for (const name of [...unneeded, 'handlebars']) expect(warm).not.toContain(name);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
 });
 
 test('outside Jest, the Markdown fallback is required the first time a text needs it, and reads what remark reads', () => {

@@ -12,7 +12,8 @@
  * One deliberate difference: `input.default` from the frontmatter fills missing input (as
  * Genkit does when it loads a prompt), not only defaults passed in `options.metadata`.
  */
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
+import { handlebars } from './handlebars-lib.js';
 import type { HelperOptions } from 'handlebars';
 import { load } from 'js-yaml';
 import { InputError } from '../util/errors.js';
@@ -246,7 +247,7 @@ function partialNames(template: string): Set<string> {
     }
     for (const [key, child] of Object.entries(node)) if (key !== 'loc' && typeof child === 'object') visit(child);
   };
-  visit(Handlebars.parse(template));
+  visit(handlebars().parse(template));
   return names;
 }
 
@@ -314,7 +315,7 @@ export function renderDotprompt(source: string, data: DotpromptData = {}, option
   const parsed = parseDotprompt(source);
   const meta = renderDotpromptMetadata(parsed, options);
 
-  const hb = Handlebars.create();
+  const hb = handlebars().create();
   const helpers = dotpromptHelpers();
   for (const [name, fn] of Object.entries(helpers)) hb.registerHelper(name, fn);
   const knownHelpers = Object.fromEntries(Object.keys(helpers).map((name) => [name, true])) as Record<string, true>;

@@ -1,4 +1,5 @@
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
+import { handlebars } from './handlebars-lib.js';
 import type { HelperOptions } from 'handlebars';
 import { InputError } from '../util/errors.js';
 import { suggestName } from '../util/suggest.js';
@@ -25,7 +26,7 @@ type Program = { type: 'Program'; body: AstNode[] };
 export function parseTemplate(source: TemplateSource): Program {
   let program: Program;
   try {
-    program = Handlebars.parse(source.body) as unknown as Program;
+    program = handlebars().parse(source.body) as unknown as Program;
   } catch (error) {
     throw templateSyntaxError(source, error);
   }
@@ -249,7 +250,7 @@ function strictOwnProperties(hb: typeof Handlebars): void {
  */
 export class PromptEnvironment {
   readonly #table = new MarkerTable();
-  readonly #hb = Handlebars.create();
+  readonly #hb = handlebars().create();
   readonly #partials: Map<string, TemplateSource>;
   readonly #originOf: (value: unknown) => DataOrigin | undefined;
   readonly #programs = new Map<string, { source: TemplateSource; program: Program }>();
@@ -279,7 +280,7 @@ export class PromptEnvironment {
 
   #plainEnvironment(): { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } {
     if (!this.#plain) {
-      const hb = Handlebars.create();
+      const hb = handlebars().create();
       strictOwnProperties(hb);
       registerHelpers(hb, this.#originOf);
       for (const [name, source] of this.#partials) {

@@ -1,4 +1,4 @@
-import Handlebars from 'handlebars';
+import { handlebars } from './handlebars-lib.js';
 import { errorMessage, InputError } from '../util/errors.js';
 import { LineIndex } from '../util/lines.js';
 import { suggestName } from '../util/suggest.js';
@@ -36,12 +36,14 @@ interface JisonParser {
   parse(input: string): unknown;
 }
 
-const shared = (Handlebars as unknown as { Parser: JisonParser }).Parser;
+/** Handlebars' parser, whose tables the lexer and parser below share. */
+const parserOf = (): JisonParser => (handlebars() as unknown as { Parser: JisonParser }).Parser;
 
 /** A lexer of our own over Handlebars' lexer tables, with character offsets; Handlebars' own is left untouched. */
 function privateLexer(): JisonLexer {
-  const lexer = Object.create(shared.lexer) as JisonLexer;
-  lexer.options = { ...shared.lexer.options, ranges: true };
+  const shared = parserOf().lexer;
+  const lexer = Object.create(shared) as JisonLexer;
+  lexer.options = { ...shared.options, ranges: true };
   lexer.yy = {};
   return lexer;
 }
@@ -69,6 +71,7 @@ interface Tag {
 /** The tokens of a body, as Handlebars' lexer reads them; `stopped` is set when the lexer gave up there. */
 function tokenize(body: string): { tokens: Token[]; stopped?: number } {
   const lexer = privateLexer();
+  const { terminals_ } = parserOf();
   lexer.setInput(body);
   const tokens: Token[] = [];
   // Every token but the end consumes at least one character.
@@ -79,7 +82,7 @@ function tokenize(body: string): { tokens: Token[]; stopped?: number } {
     } catch {
       return { tokens, stopped: tokens.at(-1)?.end ?? 0 };
     }
-    const type = typeof symbol === 'number' ? (shared.terminals_[symbol] ?? String(symbol)) : String(symbol);
+    const type = typeof symbol === 'number' ? (terminals_[symbol] ?? String(symbol)) : String(symbol);
     if (symbol === 1 || type === 'EOF' || symbol === undefined) break;
     const range = lexer.yylloc.range ?? [0, 0];
     tokens.push({ type, start: range[0], end: range[1] });
@@ -215,6 +218,7 @@ type Failure =
 
 /** Parses again on a private parser that keeps the position of the token the parse failed at. */
 function diagnose(body: string, error: unknown): Failure {
+  const shared = parserOf();
   const yy = Object.create(shared.yy) as Record<string, unknown>;
   const lexer = privateLexer();
   const parser = Object.create(shared) as JisonParser;
@@ -393,9 +397,10 @@ type AstNode = {
   [key: string]: unknown;
 };
 
+/** Handlebars' own helpers, as `Handlebars.create().helpers` lists them (test/render/errors.test.ts compares). */
+export const builtInHelpers: readonly string[] = ['blockHelperMissing', 'each', 'helperMissing', 'if', 'unless', 'log', 'lookup', 'with'];
 /** Names every prompt module's Handlebars knows: its built-ins and dotprompt's `json`, `ifEquals`, `unlessEquals`, `role`, `history`, `media`, `section`. */
-const builtIns = Object.keys(Handlebars.create().helpers);
-export const knownHelpers: ReadonlySet<string> = new Set([...builtIns, 'json', 'ifEquals', 'unlessEquals', 'role', 'history', 'media', 'section']);
+export const knownHelpers: ReadonlySet<string> = new Set([...builtInHelpers, 'json', 'ifEquals', 'unlessEquals', 'role', 'history', 'media', 'section']);
 const listed = [...knownHelpers].filter((h) => h !== 'helperMissing' && h !== 'blockHelperMissing').sort();
 /** How many arguments each helper takes, when the number is fixed. */
 const arity: Record<string, number> = { json: 1, ifEquals: 2, unlessEquals: 2, each: 1, if: 1, unless: 1, with: 1, lookup: 2, role: 1, history: 0, media: 0, section: 1 };

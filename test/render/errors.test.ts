@@ -224,3 +224,11 @@ describe('frontmatter', () => {
     expect(error.message).toContain('the closing `---` on line 4');
   });
 });
+
+test("the helper names a template may call without a finding include each of Handlebars' own", async () => {
+  const { default: Handlebars } = await import('handlebars');
+  const { builtInHelpers, knownHelpers } = await import('../../src/render/template-errors.js');
+  // Written out so that loading the checks does not load Handlebars: a new Handlebars helper must be added there.
+  expect([...builtInHelpers].sort()).toEqual(Object.keys(Handlebars.create().helpers).sort());
+  for (const name of builtInHelpers) expect(knownHelpers.has(name)).toBe(true);
+});
