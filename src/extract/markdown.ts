@@ -218,6 +218,9 @@ function isClosed(text: string, start: number, end: number): boolean {
  * skip the parse: they have neither.
  */
 export function blockStructure(text: string, mode: ParseMode): Structure {
+  // A byte order mark opens no block, and micromark drops it, which would move every offset of
+  // the full parse by one: read it as the space it stands for, so offsets hold in both modes.
+  if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
   const structure: Structure = { fences: [], quotes: [] };
   if (mode === 'fast' && !text.includes('```') && !text.includes('~~~') && !/^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*>/m.test(text)) {
     return structure;
