@@ -88,6 +88,10 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
     .join('');
 }
 
+function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
@@ -107,7 +111,11 @@ export function formatMarkdown(diagnostics: readonly Diagnostic[], title = 'prom
     lines.push(`| ${mark[d.severity]} | \`${d.ruleId}\` | ${cell(where)} | ${cell(d.message + witnesses + fix)} |`);
   }
   const details = sortDiagnostics(diagnostics).filter((d) => d.detail !== undefined);
-  for (const d of details) lines.push('', `<details><summary>${d.ruleId}: ${d.file ?? ''}</summary>`, '', '```diff', d.detail!, '```', '', '</details>');
+  for (const d of details) {
+    // A fence longer than any run of backticks in the diff: a snapshot's own fences must not close it.
+    const fence = '`'.repeat(Math.max(3, ...[...d.detail!.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    lines.push('', `<details><summary>${d.ruleId}: ${escapeHtml(d.file ?? '')}</summary>`, '', `${fence}diff`, d.detail!, fence, '', '</details>');
+  }
   return `${lines.join('\n')}\n`;
 }
 
