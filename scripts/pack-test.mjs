@@ -62,6 +62,7 @@ try {
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
   console.log(`packed ${tarball}`);
+  for (const file of ['LICENSE', 'README.md', 'dist/cli.js']) step(`the tarball holds ${file}`, 'tar', ['-tzf', tarball], work, { expect: new RegExp(`^package/${file.replace('.', '\\.')}$`, 'm') });
 
   // 1. Plain JavaScript, scaffolded by init, as the README's "Add it to your project" says.
   const js = join(work, 'js-project');

@@ -20,6 +20,11 @@ export function isZodSchema(value: unknown): value is z.ZodType {
  * output always has it.
  */
 export function zodToJsonSchema(schema: z.ZodType, name = 'a tool'): JsonSchemaObject {
+  if (!('_zod' in schema)) {
+    throw new ToolShapeError(
+      `The zod input type of ${name} is a zod 3 schema, expected a zod 4 one: install zod 4 (\`npm i zod@^4\`), or with zod 3.25 import \`z\` from 'zod/v4'`,
+    );
+  }
   let json: JsonSchemaObject;
   try {
     // `throw`, not `any`: a type JSON Schema cannot express (a date, a transform) must not silently become "accept anything".

@@ -110,3 +110,12 @@ test('a schema built from null-prototype objects reads as plain objects, so vali
   const [listed] = normalizeTools([{ name: 'w', input_schema: { type: [bare({}), bare({})] } }]);
   expect(compileFailure(listed!.inputSchema)).toMatchObject({ kind: 'meta' });
 });
+
+test('a zod 3 schema is named as one, with what to install, not blamed on its types', async () => {
+  // zod 4 still ships zod 3 under `zod/v3`: the schema a project on zod 3 would pass.
+  const { z: z3 } = await import('zod/v3');
+  const input = z3.object({ city: z3.string() });
+  const expected = /The zod input type of `weather` is a zod 3 schema, expected a zod 4 one: install zod 4 \(`npm i zod@\^4`\), or with zod 3\.25 import `z` from 'zod\/v4'/;
+  expect(() => defineTool({ name: 'weather', input: input as never })).toThrow(expected);
+  expect(() => normalizeTools({ weather: { description: 'd', inputSchema: input } })).toThrow(ToolShapeError);
+});
