@@ -210,6 +210,12 @@ function record(ex: Extraction, src: Source, notation: string, result: ParseResu
     }
   }
   for (const call of result) {
+    if (call.notJson === undefined) continue;
+    const offset = Math.min(Math.max(call.notJson.offset, span.start), span.end);
+    const message = `${ex.locate(call.notJson.message, block.where, src.map(offset))}; it reads as a Python literal and is checked as one, but the model copies an example as it is written`;
+    ex.finding(exampleRules['not-json'], block, message, { tool: call.name });
+  }
+  for (const call of result) {
     const at = call.at !== undefined && call.at >= span.start && call.at < span.end ? src.map(call.at) : undefined;
     ex.example({ name: call.name, arguments: call.arguments, ...(call.notation ? { notation: call.notation as Notation } : {}) }, notation as Notation, at === undefined ? block : { ...block, start: at });
   }
@@ -277,7 +283,7 @@ function scan(ex: Extraction, src: Source): void {
 
 /** A fence body that must be (or may be) JSON calls. */
 function jsonFence(ex: Extraction, src: Source, block: BlockPlace, mustBeCall: boolean): void {
-  const result = jsonBody(src.text, 0, src.text.length, { mustBeCall, python: !mustBeCall }, contextOf(ex, src));
+  const result = jsonBody(src.text, 0, src.text.length, { mustBeCall, python: !mustBeCall, expectJson: true }, contextOf(ex, src));
   // A `json` fence that is not JSON (a transcript with `Action:` and a JSON blob): read like prose.
   if (!mustBeCall && isParseFailure(result) && result.tool === undefined && result.placeholder === undefined && !readJsonSequence(src.text).ok && !looksLikeOneBrokenValue(src.text)) {
     scan(ex, src);

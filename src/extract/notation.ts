@@ -31,6 +31,8 @@ export interface ParsedCall {
   notation?: string;
   /** Where this call starts in the text, when it is not where the place starts (a call inside a message inside a request). */
   at?: number;
+  /** Read as a Python literal where JSON was expected: where JSON reading stopped (an offset in the text) and why. */
+  notJson?: { offset: number; message: string };
 }
 
 /** A place meant as a call that does not read as one. `offset` (in the text) says where reading stopped. */

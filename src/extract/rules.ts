@@ -21,6 +21,11 @@ export const exampleRules = defineRules('example', {
     description: 'A block written as a tool call (a call fence or tag, a call-shaped JSON) does not parse, so it cannot be checked and the model sees malformed output as the norm.',
     fix: "Write the call in the notation's own syntax and close its tag or fence; a block not meant as a call goes in a fence of its language (`python`, `js`)",
   },
+  'not-json': {
+    severity: 'warning',
+    description: "A call in a block that promises JSON (a `<tool_call>` tag, a `json` fence) is written as a Python literal (single quotes, a trailing comma, `None`, `True`); it is read and checked, but the model learns to write what is not JSON.",
+    fix: 'Write the call as JSON: double quotes, no trailing commas, `null`, `true` and `false`',
+  },
   placeholder: {
     severity: 'warning',
     description: 'A call block holds placeholders (`$FUNCTION_NAME`, `<function-name>`, `...`) or unrendered template variables instead of a concrete call; it is not checked as an example.',

@@ -39,6 +39,7 @@ const drift: Record<keyof typeof exampleRules, () => ReturnType<typeof run>> = {
   'invalid-arguments': () => run(call({ city: 'Oslo', unit: 'kelvin' })),
   'unknown-tool': () => run(call({ city: 'Oslo' }, 'get_wether')),
   unparseable: () => run('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n</tool_call>\n'),
+  'not-json': () => run("<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Oslo'}}\n</tool_call>\n"),
   placeholder: () => run('<tool_call>\n{"name": "$FUNCTION_NAME", "arguments": {}}\n</tool_call>\n'),
   unchecked: () => run(call({ city: 'Oslo' }), { tools: [{ ...weather, inputSchema: { type: 'dict', properties: {} } }] }),
   'unsupported-pattern': () => run(call({ city: 'Oslo' }), { tools: [{ ...weather, inputSchema: { type: 'object', properties: { city: { type: 'string', pattern: '^(?!X)' } } } }] }),
@@ -62,6 +63,25 @@ describe('example rules', () => {
       for (const d of found) expect(d.url).toBe(exampleRules[d.ruleId.split('/')[1] as keyof typeof exampleRules].url);
     });
   }
+
+  test('not-json: a Python literal where JSON is promised is read, checked, and pointed at where JSON stops', () => {
+    // A trailing comma in a `json` fence, single quotes in a `<tool_call>` tag: the calls are still examples.
+    const text = '```json\n{"name": "get_weather", "arguments": {"city": "Oslo", "days": 30,}}\n```\n\n<tool_call>\n{\'name\': \'get_weather\', \'arguments\': {\'city\': None}}\n</tool_call>\n';
+    const found = run(text);
+    const notJson = found.filter((d) => d.ruleId === 'example/not-json');
+    expect(notJson.map((d) => [d.severity, d.tool, d.line, d.column])).toEqual([
+      ['warning', 'get_weather', 1, 1],
+      ['warning', 'get_weather', 5, 1],
+    ]);
+    expect(notJson[0]!.message).toBe(
+      'Unexpected `}` in the `json` fence at line 2, column 66, expected a property name in double quotes; it reads as a Python literal and is checked as one, but the model copies an example as it is written',
+    );
+    expect(notJson[1]!.message).toContain('Unexpected `\'` in `<tool_call>` block at line 6, column 2');
+    // Both are checked as examples all the same.
+    expect(found.filter((d) => d.ruleId === 'example/invalid-arguments').map((d) => d.instancePath)).toEqual(['/days', '/city']);
+    // A `python` fence promises Python: the same literal there is no finding.
+    expect(run("```python\n{'name': 'get_weather', 'arguments': {'city': 'Oslo'}}\n```\n")).toEqual([]);
+  });
 
   test('a clean prompt produces nothing', () => {
     const text = `${call({ city: 'Oslo', unit: 'c', days: 3 })}\n\`\`\`json\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n\`\`\`\n\n[get_weather(city="Lima")]\n`;

@@ -50,6 +50,6 @@ export const hermesNotation = defineNotation<HermesMatch>({
     // `<tool_call></tool_call>` or `` `<tool_call>` and `</tool_call>` `` in prose names the tags; it holds no call.
     if (!/[{[(:"]/.test(body)) return [];
     // Hermes' own parser falls back to Python's literal_eval, so `{'name': ...}` is a call too.
-    return jsonBody(context.text, match.bodyStart, match.bodyEnd, { mustBeCall: true, python: true }, context);
+    return jsonBody(context.text, match.bodyStart, match.bodyEnd, { mustBeCall: true, python: true, expectJson: true }, context);
   },
 });

@@ -41,6 +41,8 @@ export interface JsonBodyOptions {
   mustBeCall: boolean;
   /** Python literals (`{'name': 'x', 'arguments': {...}}`, `None`) are read too. */
   python?: boolean;
+  /** The container promises JSON (a `json` fence, a `<tool_call>` tag): calls read as a Python literal say so (`notJson`). */
+  expectJson?: boolean;
 }
 
 /** The calls in `text.slice(start, end)`, a body that should hold JSON values only. */
@@ -68,8 +70,12 @@ function jsonBodyCalls(text: string, start: number, end: number, options: JsonBo
     values = again?.ok ? again.value : read.value;
   } else {
     const py = options.python ? readPythonLiteral(body, body.length - body.trimStart().length) : undefined;
-    if (py?.ok && !/\S/.test(body.slice(py.end))) values = [py.value];
-    else {
+    if (py?.ok && !/\S/.test(body.slice(py.end))) {
+      const calls = callsIn([py.value], options.mustBeCall, context);
+      if (!options.expectJson || !Array.isArray(calls) || calls.length === 0) return calls;
+      const notJson = { offset: start + read.offset, message: read.message };
+      return calls.map((call, k) => (k === 0 ? { ...call, notJson } : call));
+    } else {
       if (!options.mustBeCall && !looksLikeCall(body)) return undefined;
       return read.atEnd ? { error: read.message } : { error: read.message, offset: start + read.offset };
     }
