@@ -6,7 +6,19 @@
 
 export type ReadResult<T> =
   | { ok: true; value: T; end: number }
-  | { ok: false; offset: number; atEnd: boolean; message: string };
+  | {
+      ok: false;
+      offset: number;
+      atEnd: boolean;
+      message: string;
+      /**
+       * Where the objects and arrays still open when reading stopped begin (readJson only).
+       * Read on its own, each stops at the same place with the same message: the reader
+       * follows the same path from there, so a caller scanning for values need not read them.
+       * Absent when the reader stopped at its depth limit, which counts from where it started.
+       */
+      open?: readonly number[];
+    };
 
 const MAX_DEPTH = 256;
 
@@ -53,6 +65,10 @@ export function offsetOf(value: unknown): number | undefined {
 
 class JsonReader {
   i: number;
+  /** Where each object and array being read begins, outermost first. */
+  readonly open: number[] = [];
+  /** Set when reading stopped at the depth limit. */
+  tooDeep = false;
   constructor(
     readonly text: string,
     start: number,
@@ -70,7 +86,10 @@ class JsonReader {
   }
 
   value(depth: number): unknown {
-    if (depth > MAX_DEPTH) throw new ReadError(this.i, false, `Unexpected nesting deeper than ${MAX_DEPTH} levels, expected a flatter value`);
+    if (depth > MAX_DEPTH) {
+      this.tooDeep = true;
+      throw new ReadError(this.i, false, `Unexpected nesting deeper than ${MAX_DEPTH} levels, expected a flatter value`);
+    }
     this.i = skipWhitespace(this.text, this.i);
     const c = this.text[this.i];
     switch (c) {
@@ -152,10 +171,12 @@ class JsonReader {
   object(depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     objectOffsets.set(out, this.i);
+    this.open.push(this.i);
     this.i++;
     this.i = skipWhitespace(this.text, this.i);
     if (this.text[this.i] === '}') {
       this.i++;
+      this.open.pop();
       return out;
     }
     for (;;) {
@@ -174,6 +195,7 @@ class JsonReader {
       }
       if (c === '}') {
         this.i++;
+        this.open.pop();
         return out;
       }
       this.fail('`,` or `}`');
@@ -182,10 +204,12 @@ class JsonReader {
 
   array(depth: number): unknown[] {
     const out: unknown[] = [];
+    this.open.push(this.i);
     this.i++;
     this.i = skipWhitespace(this.text, this.i);
     if (this.text[this.i] === ']') {
       this.i++;
+      this.open.pop();
       return out;
     }
     for (;;) {
@@ -198,6 +222,7 @@ class JsonReader {
       }
       if (c === ']') {
         this.i++;
+        this.open.pop();
         return out;
       }
       this.fail('`,` or `]`');
@@ -276,11 +301,12 @@ export interface ReadOptions {
 export function readJson(text: string, start = 0, options: ReadOptions = {}): ReadResult<unknown> {
   const quick = options.offsets ? undefined : quickValue(text, start);
   if (quick) return { ok: true, ...quick };
-  return attempt(() => {
-    const reader = new JsonReader(text, start);
+  const reader = new JsonReader(text, start);
+  const read = attempt(() => {
     const value = reader.value(0);
     return { value, end: reader.i };
   });
+  return read.ok || reader.tooDeep ? read : { ...read, open: reader.open };
 }
 
 /**

@@ -104,11 +104,15 @@ export const anthropicXmlNotation = defineNotation<XmlMatch>({
   *find(text) {
     const openRe = /<(?:antml:)?function_calls>/g;
     const closeRe = /<\/(?:antml:)?function_calls>/g;
+    // The first close after the current tag, kept while tags open before it (see hermes.ts).
+    let close: RegExpExecArray | null | undefined;
     for (let m = openRe.exec(text); m; m = openRe.exec(text)) {
       const at = m.index;
       const bodyStart = openRe.lastIndex;
-      closeRe.lastIndex = bodyStart;
-      const close = closeRe.exec(text);
+      if (close === undefined || (close !== null && close.index < bodyStart)) {
+        closeRe.lastIndex = bodyStart;
+        close = closeRe.exec(text);
+      }
       const reopenRe = /<(?:antml:)?function_calls>/g;
       reopenRe.lastIndex = bodyStart;
       const reopen = reopenRe.exec(text);
@@ -120,8 +124,9 @@ export const anthropicXmlNotation = defineNotation<XmlMatch>({
         }
         continue;
       }
-      yield { start: at, end: closeRe.lastIndex, where, bodyStart, bodyEnd: close.index, closed: true };
-      openRe.lastIndex = closeRe.lastIndex;
+      const end = close.index + close[0].length;
+      yield { start: at, end, where, bodyStart, bodyEnd: close.index, closed: true };
+      openRe.lastIndex = end;
     }
   },
   parse(match, context) {

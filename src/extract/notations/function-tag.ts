@@ -47,6 +47,8 @@ export const functionTagNotation = defineNotation<FunctionMatch>({
   name: 'llama',
   description: '`<function=name>` with a JSON object (Llama) or `<parameter=key>` elements (Qwen3-Coder, OpenHands)',
   *find(text, context) {
+    // The first close after the current tag, kept while tags open before it (see hermes.ts).
+    let close = text.indexOf(CLOSE);
     for (let at = text.indexOf(OPEN); at !== -1; ) {
       const open = /<function=([^>\n]*)>/y;
       open.lastIndex = at;
@@ -57,7 +59,7 @@ export const functionTagNotation = defineNotation<FunctionMatch>({
       }
       const name = m[1]!.trim().replace(/^["']|["']$/g, '');
       const bodyStart = open.lastIndex;
-      const close = text.indexOf(CLOSE, bodyStart);
+      if (close !== -1 && close < bodyStart) close = text.indexOf(CLOSE, bodyStart);
       const reopen = text.indexOf(OPEN, bodyStart);
       const where = `\`<function=${name}>\` block`;
       if (close === -1 || (reopen !== -1 && reopen < close)) {

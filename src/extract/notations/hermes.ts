@@ -19,9 +19,12 @@ export const hermesNotation = defineNotation<HermesMatch>({
   name: 'hermes',
   description: '`<tool_call>` tags around a JSON call',
   *find(text, context) {
+    // The first close after the current tag, kept while tags open before it: text full of
+    // unclosed tags is searched once for a close, not once a tag.
+    let close = text.indexOf(CLOSE);
     for (let at = text.indexOf(OPEN); at !== -1; ) {
       const bodyStart = at + OPEN.length;
-      const close = text.indexOf(CLOSE, bodyStart);
+      if (close !== -1 && close < bodyStart) close = text.indexOf(CLOSE, bodyStart);
       const reopen = text.indexOf(OPEN, bodyStart);
       if (close === -1 || (reopen !== -1 && reopen < close)) {
         const k = skipWhitespace(text, bodyStart);

@@ -4,7 +4,7 @@
  * whose messages hold calls), in prose and in the bodies other notations hand over.
  */
 import { coerceParameter } from '../coerce.js';
-import { offsetOf, readJson, readJsonSequence } from '../json.js';
+import { offsetOf, readJson, readJsonSequence, type ReadResult } from '../json.js';
 import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
 import { isPlaceholderName, placeholderInCall } from '../placeholder.js';
 import { readPythonLiteral } from '../python.js';
@@ -129,13 +129,17 @@ export const jsonNotation = defineNotation<JsonMatch>({
   name: 'name-arguments',
   description: 'a JSON (or Python-literal) object or array of a call shape, anywhere in prose',
   *find(text, context) {
+    // Values a failed read left open fail the same way read on their own (see readJson): known
+    // failures, so that text full of unclosed `{"` is read once, not once a brace.
+    const failed = new Map<number, ReadResult<unknown>>();
     let i = 0;
     while (i < text.length) {
       trigger.lastIndex = i;
       const m = trigger.exec(text);
       if (!m) return;
       const at = m.index;
-      const read = readJson(text, at);
+      const read = failed.get(at) ?? readJson(text, at);
+      if (!read.ok && read.open) for (const open of read.open) if (open > at) failed.set(open, read);
       if (read.ok) {
         yield { start: at, end: read.end, where: 'JSON tool call', value: read.value };
         i = read.end;
@@ -154,6 +158,9 @@ export const jsonNotation = defineNotation<JsonMatch>({
       if (looksLikeCall(span)) {
         yield { start: at, end, where: 'JSON tool call', error: { message: read.message, ...(read.atEnd ? {} : { offset: read.offset }) } };
         i = end;
+      } else if (read.open === undefined) {
+        // Nested past the reader's depth limit (or past the stack): no call stands inside such a value, and reading from each of its brackets again would cost its depth each time.
+        i = Math.max(at + 1, read.offset);
       } else i = at + 1;
     }
   },
