@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { readRegularFileSync } from './util/files.js';
 import { dirname, join, relative } from 'node:path';
 import { configFileNames } from './config/index.js';
@@ -54,9 +54,26 @@ function readPackageJson(dir: string): { value: PackageJson; text: string } | un
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    checkPackageFields(value as Record<string, unknown>);
     return { value: value as PackageJson, text };
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError('config/invalid', `Cannot read package.json (${(error as Error).message}); expected a JSON object`, { file: 'package.json' }, { cause: error });
+  }
+}
+
+const isPlainObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The fields init reads or writes must have the shape npm gives them: init rewrites package.json, and must not make a mess of one it misreads. */
+function checkPackageFields(pkg: Record<string, unknown>): void {
+  for (const field of ['scripts', 'dependencies', 'devDependencies', 'peerDependencies']) {
+    if (Object.hasOwn(pkg, field) && !isPlainObject(pkg[field])) {
+      throw new InputError('config/invalid', `Unexpected \`${field}\`: ${JSON.stringify(pkg[field])?.slice(0, 60)}, expected an object of names to ${field === 'scripts' ? 'commands' : 'versions'}; init changed nothing`, { file: 'package.json' });
+    }
+  }
+  const scripts = pkg.scripts as Record<string, unknown> | undefined;
+  if (scripts !== undefined && Object.hasOwn(scripts, 'test') && typeof scripts.test !== 'string') {
+    throw new InputError('config/invalid', `Unexpected \`scripts.test\`: ${JSON.stringify(scripts.test)?.slice(0, 60)}, expected a command string; init changed nothing`, { file: 'package.json' });
   }
 }
 
@@ -209,6 +226,7 @@ await contractSuite();
  * placeholder stands.
  */
 export function initProject(dir: string): InitResult {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InputError('usage', "Cannot set up a project here: it is a file, expected a folder (--dir)", { file: dir });
   const pkg = readPackageJson(dir);
   const zod = depends(pkg?.value, 'zod');
   const jest = depends(pkg?.value, 'jest');

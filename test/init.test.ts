@@ -114,6 +114,35 @@ describe('prompt-contract init', () => {
     }
   });
 
+  test.each([
+    ['`scripts` a string', { scripts: 'oops' }, /Unexpected `scripts`: "oops", expected an object of names to commands; init changed nothing/],
+    ['`scripts.test` a list', { scripts: { test: ['jest'] } }, /Unexpected `scripts\.test`: \["jest"\], expected a command string/],
+    ['`devDependencies` null', { devDependencies: null }, /Unexpected `devDependencies`: null, expected an object of names to versions/],
+  ])('a package.json with %s is refused as it is, and nothing is written', (_what, pkg, message) => {
+    const text = `${JSON.stringify(pkg)}\n`;
+    const p = project({ 'package.json': text });
+    try {
+      expect(() => initProject(p.dir)).toThrow(expect.objectContaining({ code: 'config/invalid', file: 'package.json', message: expect.stringMatching(message) }));
+      // It used to spread the string into `scripts` ({"0": "o", "1": "o", ...}) and write that.
+      expect(p.read('package.json')).toBe(text);
+      expect(existsSync(join(p.dir, 'prompt-contract.config.mjs'))).toBe(false);
+    } finally {
+      p.remove();
+    }
+  });
+
+  test('--dir naming a file is refused by name, not as an internal error', () => {
+    const p = project({ 'notes.json': '{}' });
+    try {
+      const result = cli(['init', '--dir', 'notes.json'], { cwd: p.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/notes\.json: Cannot set up a project here: it is a file, expected a folder \(--dir\) \(usage\)/);
+      expect(result.stderr).not.toMatch(/internal error/);
+    } finally {
+      p.remove();
+    }
+  });
+
   test('a Vitest project gets the Vitest suite, no Jest config and `vitest run`', () => {
     const p = project({ 'package.json': JSON.stringify({ devDependencies: { vitest: '^4.0.0' } }) });
     try {
