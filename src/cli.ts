@@ -140,7 +140,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
         const { toJsonReport } = await import('./report/format.js');
         process.stdout.write(`${JSON.stringify({ version: 1, examples, diagnostics: toJsonReport(diagnostics).diagnostics }, null, 2)}\n`);
       } else {
-        for (const e of result.examples) process.stdout.write(`${input.name}:${e.line}:${e.column}  ${e.notation.padEnd(18)} ${e.name} ${JSON.stringify(e.arguments)}\n`);
+        const { visible } = await import('./report/format.js');
+        for (const e of result.examples) process.stdout.write(visible(`${input.name}:${e.line}:${e.column}  ${e.notation.padEnd(18)} ${e.name} ${JSON.stringify(e.arguments)}`) + '\n');
         if (result.examples.length === 0) process.stdout.write('No tool-call examples found.\n');
         if (diagnostics.length > 0) {
           const { formatPretty } = await import('./report/format.js');
@@ -246,14 +247,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       // --help and --version end through here too, with code 0.
       return error.exitCode === 0 ? 0 : EXIT_CANNOT_RUN;
     }
+    const { visible } = await import('./report/format.js');
     if (error instanceof InputError) {
-      process.stderr.write(`prompt-contract: ${error.format()}\n`);
+      process.stderr.write(`prompt-contract: ${visible(error.format())}\n`);
       if (debugging()) process.stderr.write(`${stackOf(error)}\n`);
       await reportCannotRun(argv, { ruleId: error.code, severity: 'error', message: error.message, ...placeOf(error) });
       return EXIT_CANNOT_RUN;
     }
     const message = internalErrorMessage(error);
-    process.stderr.write(`prompt-contract: ${message}\n`);
+    process.stderr.write(`prompt-contract: ${visible(message)}\n`);
     await reportCannotRun(argv, { ruleId: 'internal', severity: 'error', message: message.split('\n')[0]! });
     return EXIT_CANNOT_RUN;
   }

@@ -29,6 +29,15 @@ function paint(color: boolean, format: Parameters<typeof styleText>[0], text: st
   return color ? styleText(format, text) : text;
 }
 
+/**
+ * `text` with the control characters a terminal acts on (an escape sequence, a bell, a
+ * carriage return, C1 controls) written out as `\u001b`: tool names, values and file names
+ * come from the files checked, and must not clear a reviewer's screen or forge output.
+ */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 const severityColor: Record<Severity, Parameters<typeof styleText>[0]> = { error: 'red', warning: 'yellow', info: 'blue' };
 
 /** Grouped by file, one finding a line with its position, like a linter's default output. */
@@ -40,20 +49,20 @@ export function formatPretty(diagnostics: readonly Diagnostic[], options: { colo
   for (const d of sorted) {
     if (d.file !== current) {
       if (current !== null) out.push('');
-      out.push(paint(color, 'underline', d.file ?? '(project)'));
+      out.push(paint(color, 'underline', visible(d.file ?? '(project)')));
       current = d.file;
     }
     const pos = d.line === undefined ? '' : `${d.line}:${d.column ?? 1}`;
-    const tool = d.tool === undefined ? '' : `[${d.tool}] `;
-    out.push(`  ${pos.padEnd(7)} ${paint(color, severityColor[d.severity], d.severity.padEnd(7))} ${tool}${d.message}  ${paint(color, 'dim', d.ruleId)}`);
+    const tool = d.tool === undefined ? '' : `[${visible(d.tool)}] `;
+    out.push(`  ${pos.padEnd(7)} ${paint(color, severityColor[d.severity], d.severity.padEnd(7))} ${tool}${visible(d.message)}  ${paint(color, 'dim', d.ruleId)}`);
     if (d.witnesses && d.witnesses.length > 0) {
       const shown = d.witnesses.map((w) => (w.value === undefined ? w.id : `${w.id} (${JSON.stringify(w.value)})`)).join(', ');
       const more = (d.witnessCount ?? d.witnesses.length) - d.witnesses.length;
-      out.push(`          witnesses: ${shown}${more > 0 ? `, and ${more} more` : ''}`);
+      out.push(`          witnesses: ${visible(shown)}${more > 0 ? `, and ${more} more` : ''}`);
     }
-    if (d.fix !== undefined) out.push(`          fix: ${d.fix}`);
-    if (d.detail !== undefined) out.push(...d.detail.split('\n').map((l) => `          ${l}`));
-    for (const r of d.related ?? []) out.push(`          ${r.message}: ${r.file}${r.line === undefined ? '' : `:${r.line}`}`);
+    if (d.fix !== undefined) out.push(`          fix: ${visible(d.fix)}`);
+    if (d.detail !== undefined) out.push(...d.detail.split('\n').map((l) => `          ${visible(l)}`));
+    for (const r of d.related ?? []) out.push(`          ${visible(r.message)}: ${visible(r.file)}${r.line === undefined ? '' : `:${r.line}`}`);
   }
   const s = summarize(diagnostics);
   const total = s.errors + s.warnings + s.infos;

@@ -1,5 +1,9 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { formatGithub, formatMarkdown } from '../../src/report/format.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatGithub, formatMarkdown, formatPretty } from '../../src/report/format.js';
+import { cliInProcess } from '../cli/helpers.js';
 import type { Diagnostic } from '../../src/report/diagnostic.js';
 
 const finding = (tool: string | undefined, line: number): Diagnostic => ({
@@ -36,5 +40,33 @@ describe('formatMarkdown', () => {
     const code = fromMarkdown(out).children.filter((n) => n.type === 'code');
     expect(code).toHaveLength(1);
     expect(code[0]).toMatchObject({ lang: 'diff', value: detail });
+  });
+});
+
+describe('control characters from the files checked', () => {
+  // ESC [2J clears a terminal; U+009B is the one-byte form of ESC [; a lone CR overwrites the line.
+  const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  test('formatPretty writes them out instead of sending them to the terminal', () => {
+    const out = formatPretty([
+      { ruleId: 'recorded/unknown-tool', severity: 'error', message: 'Calls name `\u001b[2Jx`, which is not a tool', tool: '\u001b[2Jx\u009b', file: 'a\rb.jsonl', line: 1, fix: 'Rename \u0007', detail: 'one\n\u001b[31mtwo', related: [{ message: 'see \u001b', file: 'c\u001b.ts', line: 2 }], witnesses: [{ id: 'w\u001b', value: '\u001b' }] },
+    ]);
+    expect(out).not.toMatch(raw);
+    expect(out).toContain('[\\u001b[2Jx\\u009b] Calls name `\\u001b[2Jx`');
+    expect(out).toContain('a\\u000db.jsonl');
+    expect(out).toContain('\\u001b[31mtwo');
+  });
+
+  test('extract prints a tool name and values with them as text, and exits as before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prompt-contract-controls-'));
+    try {
+      writeFileSync(join(dir, 'p.md'), '<tool_call>{"name": "a\\u001b[2Jb", "arguments": {"x": "\\u009b"}}</tool_call>\n');
+      const r = await cliInProcess(['extract', 'p.md'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(raw);
+      expect(r.stdout).toContain('a\\u001b[2Jb {"x":"\\u009b"}');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
