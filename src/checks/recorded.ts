@@ -8,7 +8,7 @@ import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types
 import { toolPlace } from '../tools/places.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
-import { isRecord, show } from '../util/values.js';
+import { isRecord, show, shownValue } from '../util/values.js';
 import { persistedRules } from './persisted.rules.js';
 import { recordedRules } from './recorded.rules.js';
 import { suggestName } from '../util/suggest.js';
@@ -361,7 +361,7 @@ export class RecordedAccumulator {
 
   #witness(call: RecordedCall, at?: { found: boolean; value: unknown }): Witness {
     const witness: Witness = { id: witnessId(call), source: call.where.source };
-    if (at?.found) witness.value = at.value;
+    if (at?.found) witness.value = shownValue(at.value);
     return witness;
   }
 

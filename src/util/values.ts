@@ -8,9 +8,24 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * write (`undefined`) as `String(value)`. Pass `Infinity` to never cut.
  */
 export function show(value: unknown, max = 40): string {
-  const text = JSON.stringify(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    // Nested deeper than the stack allows (a hostile log line): its start, as far as it is shown.
+    if (!(error instanceof RangeError)) throw error;
+    text = `${shallowJson(value, 64)}...`;
+  }
   if (text === undefined) return String(value);
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
+/** JSON of `value` down to `depth` levels, deeper values as `...`. */
+function shallowJson(value: unknown, depth: number): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? String(value);
+  if (depth === 0) return '...';
+  if (Array.isArray(value)) return `[${value.map((v) => shallowJson(v, depth - 1)).join(',')}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${shallowJson(v, depth - 1)}`).join(',')}}`;
 }
 
 /**
@@ -45,4 +60,21 @@ export function withObjectPrototypes(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   entries.forEach(([key], i) => setOwn(out, key, children[i]));
   return out;
+}
+
+/**
+ * A value to show beside a finding (a witness's offending value): the value itself when it is
+ * small, else a preview of its JSON, cut at 120 characters. A log line can hold a value nested
+ * thousands deep or megabytes long; a finding repeats it in every report format.
+ */
+export function shownValue(value: unknown): unknown {
+  let budget = 200;
+  const small = (v: unknown, depth: number): boolean => {
+    if (--budget < 0 || depth > 32) return false;
+    if (typeof v === 'string') return v.length <= 200;
+    if (typeof v !== 'object' || v === null) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (!small(child, depth + 1)) return false;
+    return true;
+  };
+  return small(value, 0) ? value : show(value, 120);
 }

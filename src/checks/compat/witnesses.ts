@@ -6,6 +6,7 @@ import { recordedRules } from '../recorded.rules.js';
 import type { ToolSpec } from '../../tools/types.js';
 import { compatRules, type CompatRuleName } from './rules.js';
 import { getAt, show, splitPointer } from './schema.js';
+import { shownValue } from '../../util/values.js';
 
 export interface WitnessOptions {
   /** How many witnesses each finding keeps (default 5); all are counted. */
@@ -167,7 +168,7 @@ export class WitnessCollector {
       if (keywords && !keywords.includes(e.keyword)) continue;
       const actual = splitPointer(e.instancePath);
       const ok = segmentsMatch(pattern, actual, keywords === undefined) || (reportedAtParent.has(f.rule) && segmentsMatch(f.pattern, actual, false));
-      if (ok) return { value: getAt(args, e.instancePath) };
+      if (ok) return { value: shownValue(getAt(args, e.instancePath)) };
     }
     return undefined;
   }
