@@ -99,6 +99,8 @@ function isDefinition(value: Obj): boolean {
 const callBlockTypes = new Set(['tool_use', 'function', 'function_call', 'tool_call']);
 
 const argumentKeys = ['arguments', 'args', 'input', 'parameters', 'tool_input', 'action_input'] as const;
+/** Keys a call carries besides its name and arguments. */
+const callIdKeys = new Set(['id', 'call_id', 'type', 'index', 'name']);
 
 function idOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
@@ -271,7 +273,9 @@ class Reading {
     const key = argumentKeys.find((k) => Object.hasOwn(value, k));
     if (key !== undefined && !isDefinition(value) && !(key === 'parameters' && isSchemaLike(value.parameters))) {
       if (typeof name !== 'string' || name === '') {
-        if (key === 'arguments' || key === 'args') throw new ShapeError(`Unexpected \`${key}\` without a tool \`name\` string beside it, expected \`{"name": ..., "${key}": {...}}\``);
+        // In a prompt, an object with other keys beside (`{"task": ..., "args": [...], "kwargs": {}}`, a job queue's message) is data, not a call that lost its name.
+        const brokenCall = this.mode === 'recorded' || Object.keys(value).every((k) => k === key || callIdKeys.has(k));
+        if (brokenCall && (key === 'arguments' || key === 'args')) throw new ShapeError(`Unexpected \`${key}\` without a tool \`name\` string beside it, expected \`{"name": ..., "${key}": {...}}\``);
         return { kind: 'none' };
       }
       return { kind: 'calls', calls: [this.call(name, key, value[key], idOf(value.call_id) ?? idOf(value.id))] };

@@ -216,3 +216,19 @@ test('a value nested deeper than the stack is an error, not a crash', () => {
   for (let i = 0; i < 200_000; i++) value = { message: value };
   expect(callsFromValue(value, 'recorded').kind).toBe('error');
 });
+
+describe('`args` or `arguments` without a name', () => {
+  test('in a prompt: a broken call when nothing else stands beside it, data when other keys do', () => {
+    // A job queue's message (Celery) in prose and in a json fence: data, not a call that lost its name.
+    const celery = '{"task": "tasks.add", "id": "1", "args": [4, 4], "kwargs": {}}';
+    expect(extractToolCalls(`A message: ${celery}\n\n\`\`\`json\n${celery}\n\`\`\`\n`)).toEqual({ examples: [], diagnostics: [] });
+    for (const broken of ['{"arguments": {"city": "Oslo"}}', '{"id": "c1", "type": "function", "args": {"x": 1}}']) {
+      const { diagnostics } = extractToolCalls(`Call: ${broken}\n`);
+      expect(diagnostics.map((d) => [d.ruleId, d.message])).toEqual([['example/unparseable', expect.stringContaining('without a tool `name` string beside it')]]);
+    }
+  });
+
+  test('in a log: a line with `args` and no name is a broken call whatever stands beside it', () => {
+    expect(callsFromValue({ task: 'tasks.add', args: [4, 4], kwargs: {} }, 'recorded')).toMatchObject({ kind: 'error', message: expect.stringContaining('without a tool `name`') });
+  });
+});
