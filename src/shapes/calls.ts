@@ -270,6 +270,8 @@ class Reading {
     }
     if (isObject(value.function)) return this.fromFunction(value.function, idOf(value.id));
     const name = typeof value.function === 'string' ? value.function : (value.name ?? value.tool ?? value.tool_name ?? value.action);
+    // LangChain's JSON agents end with `{"action": "Final Answer", "action_input": ...}`: the reply, not a call (no provider allows a space in a tool name).
+    if (this.mode === 'prompt' && typeof name === 'string' && /^final answer$/i.test(name)) return { kind: 'none' };
     const key = argumentKeys.find((k) => Object.hasOwn(value, k));
     if (key !== undefined && !isDefinition(value) && !(key === 'parameters' && isSchemaLike(value.parameters))) {
       if (typeof name !== 'string' || name === '') {

@@ -232,3 +232,10 @@ describe('`args` or `arguments` without a name', () => {
     expect(callsFromValue({ task: 'tasks.add', args: [4, 4], kwargs: {} }, 'recorded')).toMatchObject({ kind: 'error', message: expect.stringContaining('without a tool `name`') });
   });
 });
+
+test("LangChain's `Final Answer` action is the agent's reply, not a call; other actions are calls", () => {
+  const text = '```json\n{\n  "action": "Final Answer",\n  "action_input": "Final response to human"\n}\n```\n\n{"action": "search", "action_input": {"q": "x"}}\n';
+  const { examples, diagnostics } = extractToolCalls(text);
+  expect(examples.map((e) => [e.name, e.arguments])).toEqual([['search', { q: 'x' }]]);
+  expect(diagnostics).toEqual([]);
+});
