@@ -22,7 +22,7 @@ import { report } from '../report/rule.js';
 import type { ToolSpec } from '../tools/types.js';
 import { LineIndex } from '../util/lines.js';
 import { blockStructure, type Fence, type ParseMode, type Structure } from './markdown.js';
-import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParseResult } from './notation.js';
+import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParsedCall, type ParseResult } from './notation.js';
 import { readJsonSequence } from './json.js';
 import { builtInNotations, tokenNotations } from './notations/index.js';
 import { jsonBody } from './notations/json.js';
@@ -319,9 +319,42 @@ function fenceSource(ex: Extraction, fence: Fence): Source {
   };
 }
 
+/**
+ * A `tool_code` fence (Gemma's function calling): Python calls, one a line, `print(...)` around
+ * one allowed, `default_api.` before a name dropped, or a call list. Any other line makes the
+ * fence code (Gemini's code execution writes such fences too), which holds no example.
+ */
+function toolCode(ex: Extraction, src: Source, block: BlockPlace): void {
+  const calls: ParsedCall[] = [];
+  const text = src.text;
+  for (let ls = 0; ls < text.length; ) {
+    let le = text.indexOf('\n', ls);
+    if (le === -1) le = text.length;
+    let at = ls;
+    while (at < le && (text[at] === ' ' || text[at] === '\t')) at++;
+    let end = le;
+    while (end > at && /\s/.test(text[end - 1]!)) end--;
+    if (at < end && text[at] !== '#') {
+      const printed = text.startsWith('print(', at) && text[end - 1] === ')';
+      const from = printed ? at + 'print('.length : at;
+      const r = text[from] === '[' ? readPythonCalls(text, from) : readPythonCall(text, from);
+      if (!r.ok || r.end !== (printed ? end - 1 : end)) return;
+      for (const call of r.calls) {
+        const name = call.name.startsWith('default_api.') ? call.name.slice('default_api.'.length) : call.name;
+        // `math.sqrt(2)`, `len(x)`: code calling a library, not a tool.
+        if (name.includes('.') || (pythonBuiltins.has(name) && !ex.tools.has(name))) return;
+        calls.push({ name, arguments: pythonArguments({ ...call, name }, ex.tools.get(name)), at });
+      }
+    }
+    ls = le + 1;
+  }
+  if (calls.length > 0) record(ex, src, 'pythonic', calls, block, { start: 0, end: text.length });
+}
+
 function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
   const block: BlockPlace = { where: f.lang ? `the \`${f.lang}\` fence` : 'the fence', start: f.start, end: f.end };
   const src = fenceSource(ex, f);
+  if (f.lang === 'tool_code') return toolCode(ex, src, block);
   if (callFences.has(f.lang)) {
     const body = f.value.trimStart();
     if (body.startsWith('<')) {

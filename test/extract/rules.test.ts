@@ -167,3 +167,38 @@ describe('example rules', () => {
     }
   });
 });
+
+describe('`tool_code` fences (Gemma)', () => {
+  test('one call a line, print() and default_api. allowed, each call at its own line; code is no example', () => {
+    const text = [
+      '```tool_code',
+      'get_weather(city="Oslo")',
+      'print(default_api.get_weather(city="Rome", days=3))',
+      '```',
+      '',
+      '```tool_code',
+      '[get_weather(city="Lima"), get_weather(city="Quito")]',
+      '```',
+      '',
+      '```tool_code',
+      'import math',
+      'get_weather(city="Oslo")',
+      '```',
+      '',
+      '```tool_code',
+      'print(math.sqrt(2))',
+      '```',
+      '',
+    ].join('\n');
+    const { examples, diagnostics } = extractToolCalls(text, { tools });
+    expect(examples.map((e) => [e.name, e.arguments, e.line, e.notation])).toEqual([
+      ['get_weather', { city: 'Oslo' }, 2, 'pythonic'],
+      ['get_weather', { city: 'Rome', days: 3 }, 3, 'pythonic'],
+      ['get_weather', { city: 'Lima' }, 7, 'pythonic'],
+      ['get_weather', { city: 'Quito' }, 7, 'pythonic'],
+    ]);
+    expect(diagnostics).toEqual([]);
+    // Checked like any example: a stale one fails.
+    expect(run('```tool_code\nget_weather(city="Oslo", days=30)\n```\n').map((d) => [d.ruleId, d.instancePath])).toEqual([['example/invalid-arguments', '/days']]);
+  });
+});
