@@ -8,6 +8,7 @@ import { collectUnsupported, patternEngine, type UnsupportedPattern } from '../u
 import { isRecord, setOwn, show } from '../util/values.js';
 import { formatCondition, showPattern } from './formats.js';
 import { joinPointer } from './pointer.js';
+import { loopingRef } from './refs.js';
 
 // Loaded when first needed: most tool sets are 2020-12 (or say no draft) and many use no
 // `format`; the other drafts' classes and ajv-formats cost a third of Ajv's start-up.
@@ -326,7 +327,9 @@ export function compileFailure(schema: JsonSchemaObject): CompileFailure | undef
   const ajv = ajvFor(draftOf(schema), namesInherited(body), body);
   let failure: CompileFailure | null = null;
   // The meta-schema first, on the schema as written: its errors point at the keyword that is wrong.
+  const loop = loopingRef(schema);
   if (!ajv.validateSchema(plainOf(schema))) failure = { kind: 'meta', errors: [...(ajv.errors ?? [])] };
+  else if (loop !== undefined) failure = { kind: 'compile', error: new Error(loopMessage(loop)) };
   else {
     try {
       collectUnsupported(() => ajv.compile(body));
@@ -336,6 +339,10 @@ export function compileFailure(schema: JsonSchemaObject): CompileFailure | undef
   }
   failures.set(schema, failure);
   return failure ?? undefined;
+}
+
+function loopMessage(pointer: string): string {
+  return `the \`$ref\` at \`#${pointer}\` leads back to a schema it is applied from without going into the value, so validating would never end; expected each \`$ref\` cycle to pass through \`properties\`, \`items\` or the like`;
 }
 
 /** Validators by compiled body, across compilers: a body is compiled by one shared Ajv, so its validator can be shared too. */
@@ -361,6 +368,9 @@ export class SchemaCompiler {
       this.#cache.set(schema, shared);
       return shared;
     }
+    // Ajv compiles such a schema, and its validator then recurses until the stack runs out on the first value.
+    const loop = loopingRef(schema);
+    if (loop !== undefined) throw new Error(loopMessage(loop));
     const { result: validate, unsupported } = collectUnsupported(() => ajvFor(draftOf(schema), namesInherited(body), body).compile(body));
     if (!skippedBy.has(validate)) {
       const seen = new Set<string>();
