@@ -7,7 +7,7 @@ import { normalizeTools, ToolShapeError } from './tools/normalize.js';
 import { placeJsonTools, placeModuleTools } from './tools/places.js';
 import type { HandlerRef, ToolSpec } from './tools/types.js';
 import { InputError } from './util/errors.js';
-import { readRegularFileSync } from './util/files.js';
+import { readRegularFileSync, withoutBom } from './util/files.js';
 import { LineIndex } from './util/lines.js';
 import { readYaml } from './util/yaml.js';
 
@@ -40,7 +40,8 @@ export function jsonError(error: unknown, text: string, file: string, what: stri
 export function readToolsFile(file: string, shown = file): ToolSpec[] {
   let text: string;
   try {
-    text = readRegularFileSync(file);
+    // A byte order mark (Windows editors write one) is no part of the JSON.
+    text = withoutBom(readRegularFileSync(file));
   } catch (error) {
     throw new InputError('config/unreadable', `Cannot read the tools file (${(error as Error).message}); expected a regular JSON file`, { file: shown });
   }

@@ -8,7 +8,7 @@ import { report } from '../report/rule.js';
 import type { PersistedSource } from '../sources/persisted.js';
 import type { HandlerRef } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
-import { pathKind, readRegularFileSync } from '../util/files.js';
+import { pathKind, readRegularFileSync, withoutBom } from '../util/files.js';
 import { checkLocalImports } from './local-imports.js';
 import { LineIndex } from '../util/lines.js';
 import { suggestName } from '../util/suggest.js';
@@ -86,7 +86,7 @@ let jitiImporter: Importer | undefined;
 function readJsonConfig(file: string): unknown {
   let text: string;
   try {
-    text = readRegularFileSync(file);
+    text = withoutBom(readRegularFileSync(file));
   } catch (error) {
     throw new InputError('config/unreadable', `Cannot read the config (${(error as Error).message}); expected a regular JSON file`, { file }, { cause: error });
   }

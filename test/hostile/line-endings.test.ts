@@ -1,6 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config/index.js';
+import { readToolsFile } from '../../src/project.js';
 import { loadPromptModule } from '../../src/render/module.js';
 import { lineDiff } from '../../src/snapshot/state.js';
 import { parseYaml } from '../../src/util/yaml.js';
@@ -60,6 +63,26 @@ describe('a prompt module checked out with CRLF line ends', () => {
       const result = cli(['check', '--no-cache'], { cwd: demo.dir });
       expect({ code: result.code, out: result.stdout + result.stderr }).toEqual({ code: 0, out: expect.not.stringContaining('snapshot/outdated') });
     });
+  });
+
+  test('a JSON tools file or JSON config with a byte order mark reads as without it, at the same places', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prompt-contract-bom-json-'));
+    try {
+      const tools = '[\n  {"name": "f", "input_schema": {"type": "object"}}\n]\n';
+      writeFileSync(join(dir, 'plain.json'), tools);
+      writeFileSync(join(dir, 'marked.json'), `\uFEFF${tools}`);
+      const plain = readToolsFile(join(dir, 'plain.json'), 'tools.json');
+      expect(readToolsFile(join(dir, 'marked.json'), 'tools.json')).toEqual(plain);
+      // Through the CLI too: it used to be "Unexpected token '\uFEFF'" (config/json-syntax), exit 2.
+      const lint = cli(['lint', 'marked.json', '--provider', 'anthropic'], { cwd: dir });
+      expect(lint.code).toBe(0);
+      expect(lint.stdout).toContain('marked.json\n  2:4 ');
+      writeFileSync(join(dir, 'prompt-contract.config.json'), `\uFEFF${JSON.stringify({ prompts: 'prompts', tools: 'plain.json' })}`);
+      const config = await loadConfig({ cwd: dir });
+      expect(config.prompts).toBe(join(dir, 'prompts'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('YAML: a block scalar keeps LF line ends and the lines of nodes are the same', () => {
