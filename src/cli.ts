@@ -204,21 +204,28 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('lint')
     .description('check tool schemas against what each provider accepts')
     .argument('[tools...]', 'JSON tools files (default: the configured project\'s tools)')
-    .requiredOption('--provider <name...>', 'provider profile(s): anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp')
-    .option('--config <file>', 'config file, when no tools files are given')
+    .option('--provider <name...>', "provider profile(s): anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp (default: the config's `providers`)")
+    .option('--config <file>', "config file: the tools when no tools files are given, and the providers when --provider is not")
     .addOption(formatOption())
     .addOption(failOnOption())
-    .action(async (files: string[], opts: { provider: string[]; config?: string; format: FormatName; failOn: Severity }) => {
+    .action(async (files: string[], opts: { provider?: string[]; config?: string; format: FormatName; failOn: Severity }) => {
       const { lintProviders } = await import('./checks/run.js');
       let tools;
+      let providers = opts.provider;
       if (files.length > 0) {
         const { readToolsFile } = await import('./project.js');
         tools = files.flatMap((f) => readToolsFile(f));
+        if (providers === undefined) providers = await configuredProviders(opts.config);
       } else {
         const { loadProject } = await import('./project.js');
-        tools = (await loadProject(opts.config === undefined ? {} : { config: opts.config })).tools;
+        const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
+        tools = project.tools;
+        providers ??= project.config.providers;
       }
-      setExit(await print(lintProviders(tools, opts.provider), opts.format, opts.failOn));
+      if (providers === undefined || providers.length === 0) {
+        throw new InputError('usage', 'Missing --provider, and no config names `providers`; expected --provider NAME (anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp)');
+      }
+      setExit(await print(lintProviders(tools, providers), opts.format, opts.failOn));
     });
 
   program
@@ -231,6 +238,19 @@ export function buildProgram(setExit: (code: number) => void): Command {
     });
 
   return program;
+}
+
+/** The `providers` of the config (`--config`, else the one in this folder), or undefined when there is no config. */
+async function configuredProviders(file: string | undefined): Promise<string[] | undefined> {
+  const { findConfigFile, loadConfig } = await import('./config/index.js');
+  if (file === undefined) {
+    try {
+      findConfigFile(process.cwd());
+    } catch {
+      return undefined;
+    }
+  }
+  return (await loadConfig(file === undefined ? {} : { file })).providers;
 }
 
 /** Runs the CLI; resolves to the exit code instead of exiting, so tests can call it. */

@@ -185,4 +185,16 @@ describe('diff and lint', () => {
     const r = await cliInProcess(['lint', '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);
     expect(r.code).toBe(0);
   });
+
+  test("lint without --provider uses the config's providers, for its tools or for tools files; with no config it says what is missing", async () => {
+    // The demo's config names anthropic and openai: the same findings as naming them.
+    const named = await cliInProcess(['lint', join(mcp, 'sequentialthinking.json'), '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);
+    const configured = await cliInProcess(['lint', join(mcp, 'sequentialthinking.json'), '--format', 'json']);
+    expect(JSON.parse(configured.stdout)).toEqual(JSON.parse(named.stdout));
+    expect(JSON.parse(configured.stdout).diagnostics.length).toBeGreaterThan(0);
+    expect((await cliInProcess(['lint', '--format', 'json'])).code).toBe(0);
+    const nowhere = await cliInProcess(['lint', join(mcp, 'memory.json')], { cwd: mcp });
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('Missing --provider, and no config names `providers`; expected --provider NAME');
+  });
 });
