@@ -382,10 +382,55 @@ export class PromptEnvironment {
     }
   }
 
+  /**
+   * A render that ran out of stack: partials that include each other with nothing to stop them
+   * (named, at the include that closes the loop), else a recursion the data drives too deep.
+   */
+  #tooDeep(error: RangeError, file: string | undefined): InputError {
+    const uses = (name: string): string[] => {
+      const program = this.#programs.get(name)?.program;
+      return program === undefined ? [] : [...this.#partials.keys()].filter((other) => findPartialUse(program, other) !== undefined);
+    };
+    const done = new Set<string>();
+    const path: string[] = [];
+    const loop = (name: string): string[] | undefined => {
+      const at = path.indexOf(name);
+      if (at !== -1) return [...path.slice(at), name];
+      if (done.has(name)) return undefined;
+      path.push(name);
+      for (const next of uses(name)) {
+        const found = loop(next);
+        if (found) return found;
+      }
+      path.pop();
+      done.add(name);
+      return undefined;
+    };
+    // An include at the top of a partial's body always runs; one inside a block runs as the data says.
+    const always = (from: string, to: string): boolean =>
+      (this.#programs.get(from)?.program.body ?? []).some((st) => (st.type === 'PartialStatement' || st.type === 'PartialBlockStatement') && (st.name as { original?: unknown })?.original === to);
+    for (const name of this.#partials.keys()) {
+      const cycle = loop(name);
+      if (!cycle || !cycle.slice(1).every((to, i) => always(cycle[i]!, to))) continue;
+      const [last, first] = [cycle.at(-2)!, cycle.at(-1)!];
+      const from = this.#programs.get(last)!;
+      const hit = findPartialUse(from.program, first);
+      const chain = cycle.map((n) => `\`${n}\``).join(' includes ');
+      return new InputError(
+        'render/failed',
+        `Template failed to render: partials include each other without end (${chain}), expected an \`{{#if}}\` or \`{{#each}}\` around the include that stops it`,
+        { file: from.source.file, ...(hit ? { line: hit.line + from.source.bodyLine - 1, column: hit.column } : {}) },
+        { cause: error },
+      );
+    }
+    return new InputError('render/failed', 'Template failed to render: it nests deeper than the stack allows (a partial that includes itself for each level of the data, or data nested that deep), expected fewer levels', { file }, { cause: error });
+  }
+
   #toInputError(error: unknown, fallback: TemplateSource | undefined): unknown {
     if (error instanceof InputError || !(error instanceof Error)) return error;
     const source = ((error as unknown as Record<symbol, TemplateSource>)[located] ?? fallback) as TemplateSource | undefined;
     const file = source?.file;
+    if (error instanceof RangeError) return this.#tooDeep(error, file);
     const missing = /^"(.+)" not defined in .* - (\d+):(\d+)$/.exec(error.message);
     if (missing) {
       return new InputError('render/missing-variable', `Missing template variable \`${missing[1]}\`: the case does not provide it (give it a value, or \`null\` on purpose)`, {

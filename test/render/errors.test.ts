@@ -232,3 +232,23 @@ test("the helper names a template may call without a finding include each of Han
   expect([...builtInHelpers].sort()).toEqual(Object.keys(Handlebars.create().helpers).sort());
   for (const name of builtInHelpers) expect(knownHelpers.has(name)).toBe(true);
 });
+
+describe('partials that include each other', () => {
+  test('with nothing to stop them: the include that closes the loop, and the chain, instead of a stack overflow', () => {
+    const files = { 'prompts/_a.prompt': 'A\n{{> b}}\n', 'prompts/_b.prompt': 'B\nthen\n{{> a}}\n' };
+    const { error } = renderError('Start {{> a}}\n', files);
+    expect(error).toMatchObject({ code: 'render/failed', file: 'prompts/_b.prompt', line: 3, column: 1 });
+    expect(error.message).toBe('Template failed to render: partials include each other without end (`a` includes `b` includes `a`), expected an `{{#if}}` or `{{#each}}` around the include that stops it');
+  });
+
+  test('a partial that includes itself for each child renders a tree as deep as its data', () => {
+    const files = { 'prompts/_node.prompt': '{{name}}({{#each children}}{{> node this}}{{/each}})' };
+    const root = scratch({
+      ...base,
+      ...files,
+      'prompts/p.prompt': `${frontmatter}\n{{> node tree}}\n`,
+      'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: { name: Ana, tree: { name: r, children: [{ name: x, children: [{ name: y, children: [] }] }] } }\n',
+    });
+    expect(renderCase(loadPromptModule('prompts', root), 'p', 'one', registry).text).toContain('r(x(y()))');
+  });
+});
