@@ -137,6 +137,27 @@ function register(value: object, origin: DataOrigin, origins: WeakMap<object, Da
   }
 }
 
+/**
+ * The list under `examples:` in an examples file. An empty file holds none; a file whose top is
+ * a list, or a mapping without `examples` (`exemples:`), would hold none without a word, and a
+ * prompt would quietly lose its examples: those are errors at the file.
+ */
+function examplesIn(doc: YamlDocument): unknown {
+  const value = doc.value;
+  if (value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) throw new InputError('config/invalid', 'Unexpected list at the top of the examples file, expected a mapping with the list under `examples:`', { file: doc.file, line: 1, column: 1 });
+  if (!isRecord(value)) throw new InputError('config/invalid', `Unexpected ${JSON.stringify(value)} as the examples file, expected a mapping with the list under \`examples:\``, { file: doc.file, line: 1, column: 1 });
+  if (Object.hasOwn(value, 'examples')) return value.examples;
+  const keys = Object.keys(value);
+  const guess = suggestName('examples', keys);
+  const at = guess === undefined ? { line: 1, column: 1 } : (locate(doc, [guess.name]) ?? { line: 1, column: 1 });
+  throw new InputError(
+    'config/invalid',
+    `Missing \`examples\` in the examples file, expected the list of examples under it; found ${keys.map((k) => `\`${k}\``).join(', ') || 'no keys'}${guess ? `; did you mean \`examples\` for \`${guess.name}\`?` : ''}`,
+    { file: doc.file, ...at },
+  );
+}
+
 function items(doc: YamlDocument, path: Array<string | number>, list: unknown, kind: DataOrigin['kind'], origins: WeakMap<object, DataOrigin>): DataItem[] {
   if (list === null || list === undefined) return [];
   if (!Array.isArray(list)) throw new InputError('config/invalid', `Expected a list of ${kind === 'example' ? 'examples' : 'retrieved entries'}, got ${typeof list}`, where(doc, path));
@@ -243,10 +264,10 @@ function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<stri
     if (isRecord(turnSpec) && turnSpec.turns === true) {
       const turnFile = expectString(frontmatter, ['examples', 'file'], turnSpec.file, '`examples.file`');
       const doc = readYaml(resolve(dirname(path), turnFile), display(resolve(dirname(path), turnFile)));
-      definition.turns = { doc, items: items(doc, ['examples'], (doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
+      definition.turns = { doc, items: items(doc, ['examples'], examplesIn(doc), 'example', origins) };
     }
     const examples = dataSet(path, frontmatter, 'examples', display);
-    if (examples) definition.examples = { ...examples, items: items(examples.doc, ['examples'], (examples.doc.value as Record<string, unknown> | null)?.examples, 'example', origins) };
+    if (examples) definition.examples = { ...examples, items: items(examples.doc, ['examples'], examplesIn(examples.doc), 'example', origins) };
     const retrieval = dataSet(path, frontmatter, 'retrieval', display);
     if (retrieval) {
       const stubs = (retrieval.doc.value as Record<string, unknown> | null)?.stubs;

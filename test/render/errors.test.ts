@@ -252,3 +252,21 @@ describe('partials that include each other', () => {
     expect(renderCase(loadPromptModule('prompts', root), 'p', 'one', registry).text).toContain('r(x(y()))');
   });
 });
+
+describe('an examples file that holds no `examples:` list', () => {
+  const load = (examples: string) => thrown(() => loadPromptModule('prompts', scratch({ ...base, 'prompts/p.prompt': `${frontmatter}\nHi\n`, 'prompts/examples.yaml': examples })));
+
+  test('a misspelt key is named, with the key it should be, at its line: the prompt does not quietly lose its examples', () => {
+    const error = load('# examples for p\nexemples:\n  - call: { name: lookup_order, arguments: { order_id: A-0001 } }\n');
+    expect(error).toMatchObject({ code: 'config/invalid', line: 2, column: 1 });
+    expect(error.file).toMatch(/prompts\/examples\.yaml$/);
+    expect(error.message).toBe('Missing `examples` in the examples file, expected the list of examples under it; found `exemples`; did you mean `examples` for `exemples`?');
+  });
+
+  test('a list at the top, or a scalar, is refused; `examples:` with nothing under it holds none', () => {
+    expect(load('- call: { name: lookup_order, arguments: { order_id: A-0001 } }\n').message).toBe('Unexpected list at the top of the examples file, expected a mapping with the list under `examples:`');
+    expect(load('just text\n').message).toContain('Unexpected "just text" as the examples file');
+    const root = scratch({ ...base, 'prompts/p.prompt': `${frontmatter}\nHi\n`, 'prompts/examples.yaml': 'examples:\n' });
+    expect(loadPromptModule('prompts', root).prompts.get('p')!.examples!.items).toEqual([]);
+  });
+});
