@@ -100,6 +100,11 @@ function casesPrompt(path: string): string | undefined {
 /** Splits dotprompt-style YAML frontmatter (`---` fenced) from the template body. */
 export function splitFrontmatter(text: string, file: string): { frontmatter: YamlDocument | undefined; body: string; bodyLine: number } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  // `---` then `key: value` lines and no closing `---`: the frontmatter was left open, and the
+  // file would render as a template that has no tools, examples or cases.
+  if (!match && /^---\r?\n(?:[ \t]*(?:#[^\n]*)?\n)*[A-Za-z_][\w-]*:(?:[ \t]|\r?\n|$)/.test(text)) {
+    throw new InputError('config/yaml-syntax', 'Unclosed frontmatter: the `---` on line 1 opens it, expected a line of `---` after its last key', { file, line: 1, column: 1 });
+  }
   if (!match) return { frontmatter: undefined, body: text, bodyLine: 1 };
   const bodyLine = match[0].split('\n').length - (match[0].endsWith('\n') ? 0 : 1);
   // A leading newline stands in for the opening `---`, so YAML lines and columns are file lines and columns.

@@ -270,3 +270,12 @@ describe('an examples file that holds no `examples:` list', () => {
     expect(loadPromptModule('prompts', root).prompts.get('p')!.examples!.items).toEqual([]);
   });
 });
+
+test('frontmatter left open is named at its `---`, instead of the file rendering as a template without tools or cases', () => {
+  const error = thrown(() => loadPromptModule('prompts', scratch({ ...base, 'prompts/p.prompt': '---\ndescription: A prompt\ntools: [lookup_order]\n\nHi {{name}}\n' })));
+  expect(error).toMatchObject({ code: 'config/yaml-syntax', line: 1, column: 1, message: 'Unclosed frontmatter: the `---` on line 1 opens it, expected a line of `---` after its last key' });
+  expect(error.file).toMatch(/p\.prompt$/);
+  // A body that starts with a rule and prose is a body.
+  const root = scratch({ 'prompts/p.prompt': '---\nHello there.\n' });
+  expect(loadPromptModule('prompts', root).prompts.get('p')!.source.body).toBe('---\nHello there.\n');
+});
