@@ -39,9 +39,12 @@ export function checkCaseInput(prompt: PromptDefinition, testCase: CaseDefinitio
       const at = locate(testCase.doc, ['cases', testCase.name, 'input', ...segments]);
       if (at) ({ line, column } = at);
     }
-    const what = e.instancePath === '' ? 'the inputs' : `input \`${segments.join('.')}\``;
+    // The schema's own words, with the case put before their `, expected`: one "Unexpected ..., expected ..." sentence.
+    const place = `in case \`${testCase.name}\` of prompt \`${prompt.name}\``;
+    const cut = e.message.indexOf(', expected');
+    const message = cut === -1 ? `${e.message} ${place} (its \`input.schema\`)` : `${e.message.slice(0, cut)} ${place}${e.message.slice(cut)} (its \`input.schema\`)`;
     return report(caseRules['invalid-input'], {
-      message: `Unexpected ${what} in case \`${testCase.name}\` of prompt \`${prompt.name}\`: ${e.message}, expected what \`input.schema\` says`,
+      message,
       file: testCase.file,
       line,
       column,

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { defineRules, report } from '../report/rule.js';
 import { InputError } from '../util/errors.js';
+import { suggestName } from '../util/suggest.js';
 import { isRecord, own } from '../util/values.js';
 import { locate, type YamlDocument } from '../util/yaml.js';
 import type { DescriptionPlaces, JsonSchemaObject, LineColumn, ToolSpec } from './types.js';
@@ -52,7 +53,7 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
     const tool = byName.get(name);
     if (!tool) {
       diagnostics.push(report(descriptionRules['unknown-description-target'], {
-        message: `Unexpected tool \`${name}\` in the description mapping, expected one of ${[...byName.keys()].map((n) => `\`${n}\``).join(', ')}`,
+        message: `Unexpected tool \`${name}\` in the description mapping, expected one of ${[...byName.keys()].map((n) => `\`${n}\``).join(', ')}${didYouMean(name, byName.keys())}`,
         file: doc.file, ...(at ?? {}), tool: name,
       }));
       continue;
@@ -78,7 +79,7 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
         const pat = locate(doc, [name, 'parameters', param]);
         if (!target) {
           diagnostics.push(report(descriptionRules['unknown-description-target'], {
-            message: `Unexpected parameter \`${param}\` of \`${name}\` in the description mapping: the schema has no such property`,
+            message: `Unexpected parameter \`${param}\` of \`${name}\` in the description mapping: the schema has no such property${didYouMean(param, Object.keys(isRecord(schema.properties) ? schema.properties : {}))}`,
             file: doc.file, ...(pat ?? {}), tool: name, instancePath: `/${param.replaceAll('.', '/')}`,
           }));
           continue;
@@ -91,4 +92,10 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
     out.set(name, next);
   }
   return { tools: tools.map((t) => out.get(t.name) ?? t), diagnostics };
+}
+
+/** `; did you mean \`x\`?` when a name is a typo away from one of `names`, else nothing. */
+function didYouMean(name: string, names: Iterable<string>): string {
+  const guess = suggestName(name, names);
+  return guess ? `; did you mean \`${guess.name}\`?` : '';
 }

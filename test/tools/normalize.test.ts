@@ -79,6 +79,14 @@ describe('description mapping', () => {
       ['config/unknown-description-target', 4, 'missing_tool'],
     ]);
   });
+
+  test('a tool or parameter name a typo away from a real one is suggested', () => {
+    const doc = parseYaml('mvoe: Move it.\nmove:\n  parameters:\n    tto: Destination.\n', 'd.yaml');
+    expect(applyDescriptions(tools, doc).diagnostics.map((d) => d.message)).toEqual([
+      'Unexpected tool `mvoe` in the description mapping, expected one of `move`; did you mean `move`?',
+      'Unexpected parameter `tto` of `move` in the description mapping: the schema has no such property; did you mean `to`?',
+    ]);
+  });
 });
 
 test('a zod type JSON Schema cannot express is an error naming the tool, not "accept anything"', () => {
