@@ -29,7 +29,7 @@ export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<R
       // No place in a source file: the rendered text's own line, in the snapshot where a reviewer reads it.
       return renderedAt ? { ...rest, file: renderedAt.file, line: lines.at(d.offset).line + SNAPSHOT_TEXT_LINE - 1, column: lines.at(d.offset).column } : d;
     }
-    const at = loc.origin && d.instancePath !== undefined ? locateInstance(loc.origin, d.instancePath) : loc;
+    const at = loc.origin && d.instancePath !== undefined ? locateInstance(loc.origin, d.instancePath, loc) : loc;
     // The same place in the snapshot, where a reviewer sees the text as sent.
     const related = renderedAt ? [...(d.related ?? []), { message: renderedAt.message, file: renderedAt.file, line: lines.at(d.offset).line + SNAPSHOT_TEXT_LINE - 1 }] : d.related;
     return { ...rest, file: loc.file, line: at.line, column: at.column, ...(related ? { related } : {}) };

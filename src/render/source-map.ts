@@ -111,7 +111,7 @@ export class SourceMap {
       if (p.offset > start) break;
       point = p;
     }
-    if (around && (!point || point.offset < around.start || point.at.kind === 'expression')) return this.#dataLocation(around);
+    if (around && (!point || point.offset < around.start || point.at.kind === 'expression')) return this.#dataLocation(around, start);
     if (!point) return undefined;
     // Count lines between the template point and the offset: the text in between is that template's own.
     let line = point.at.line;
@@ -126,10 +126,56 @@ export class SourceMap {
     return { kind: 'template', file: point.at.file, line, column };
   }
 
-  #dataLocation(region: Region): SourceLocation {
+  #dataLocation(region: Region, offset?: number): SourceLocation {
     const { doc, node } = region.origin;
-    const at = doc.lines.at(node.keyStart ?? node.start);
+    const at = (offset === undefined ? undefined : this.#withinValue(region, offset)) ?? doc.lines.at(node.keyStart ?? node.start);
     return { kind: region.origin.kind, file: doc.file, line: at.line, column: at.column, origin: region.origin };
+  }
+
+  /**
+   * The line and column in the YAML file of rendered offset `offset`, when it falls inside a
+   * string of the item that is written on one line or as a `|` block (a retrieved article's
+   * `text: |`, where a finding belongs on the line of the call, not of the entry). Undefined
+   * for any other string, or when the string is not found printed as it is.
+   */
+  #withinValue(region: Region, offset: number): { line: number; column: number } | undefined {
+    const { doc } = region.origin;
+    const leaves: Array<[string, YamlNodePosition]> = [];
+    const collect = (value: unknown, node: YamlNodePosition | undefined): void => {
+      if (node === undefined) return;
+      if (typeof value === 'string') leaves.push([value, node]);
+      else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) collect(v, node.children?.get(Array.isArray(value) ? Number(k) : k));
+    };
+    collect(valueAt(doc.value, region.origin.path), region.origin.node);
+    for (const [value, node] of leaves) {
+      if (value === '') continue;
+      for (let i = this.#text.indexOf(value, region.start); i !== -1 && i < region.end && i <= offset; i = this.#text.indexOf(value, i + 1)) {
+        if (offset >= i + value.length) continue;
+        const within = offset - i;
+        const head = doc.text.slice(node.start, node.start + 2);
+        // js-yaml places a block scalar at its first content line: the `|` is between the key and there.
+        const literal = node.keyStart !== undefined && /^[^\n]*:[ \t]*\|[-+0-9]*[ \t]*(?:#[^\n]*)?\r?\n/.test(doc.text.slice(node.keyStart, node.start));
+        if (literal) {
+          // A literal block: its lines are the file's lines from there on, indented alike.
+          const newlines = value.slice(0, within).split('\n').length - 1;
+          const first = doc.lines.at(node.start).line;
+          const lineStart = doc.lines.lineStart(first + newlines);
+          const valueLineStart = value.lastIndexOf('\n', within - 1) + 1;
+          // The block's indentation: the file line's leading spaces less the value line's own.
+          let fileLeading = 0;
+          while (doc.text[lineStart + fileLeading] === ' ') fileLeading++;
+          let valueLeading = 0;
+          while (value[valueLineStart + valueLeading] === ' ') valueLeading++;
+          return { line: first + newlines, column: fileLeading - valueLeading + (within - valueLineStart) + 1 };
+        }
+        if (value.includes('\n')) return undefined;
+        // One line: plain, or quoted (the quote before the first character).
+        const start = doc.lines.at(node.start);
+        const quoted = head.startsWith('"') || head.startsWith("'") ? 1 : 0;
+        return { line: start.line, column: start.column + quoted + within };
+      }
+    }
+    return undefined;
   }
 
   /** Every data region, for tests and for "which examples did this case render". */
@@ -141,11 +187,17 @@ export class SourceMap {
 
 const argumentKeys = ['arguments', 'input', 'args', 'parameters'];
 
+function valueAt(root: unknown, path: ReadonlyArray<string | number>): unknown {
+  let value = root;
+  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
+  return value;
+}
+
 /**
  * The YAML line of one argument of a call that came from data: `instancePath` is Ajv's
  * pointer into the arguments (`/address/postal_code`). Falls back to the call's own line.
  */
-export function locateInstance(origin: DataOrigin, instancePath: string): { line: number; column: number } {
+export function locateInstance(origin: DataOrigin, instancePath: string, fallback?: { line: number; column: number }): { line: number; column: number } {
   const segments = instancePath.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   const follow = (node: YamlNodePosition | undefined, path: string[]): YamlNodePosition | undefined => {
     let current = node;
@@ -171,6 +223,8 @@ export function locateInstance(origin: DataOrigin, instancePath: string): { line
     }
     if (start !== origin.node) best = start;
   }
+  // Nothing of the item holds the arguments (a call written inside its text): where the call was found in that text.
+  if (best === origin.node && fallback !== undefined) return fallback;
   return origin.doc.lines.at(best.keyStart ?? best.start);
 }
 

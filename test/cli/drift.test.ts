@@ -172,3 +172,18 @@ test('a few-shot call whose result was left out: example/missing-result at the c
     expect(hits[0]).toMatchObject({ file, tool: 'lookup_order', severity: 'error' });
     expect(hits[0]!.line).toBe(lineOf(demo.read(file), '- name: lookup_order'));
   }));
+
+test('a stale call inside a stub entry\'s `body: |` is reported at its own line in the block, not at the entry', () =>
+  withDemo(async (demo) => {
+    const file = 'prompts/stubs/help_center.yaml';
+    const call = '<tool_call>{"name": "create_refund", "arguments": {"order_id": "A-1042", "amount_cents": 4200, "reason": "lost"}}</tool_call>';
+    demo.edit(file, '        Photos are welcome but not required for orders under £100.\n', `        Photos are welcome but not required for orders under £100.\n        Agents then write:\n          ${call}\n`);
+    const result = await check(demo.dir);
+    expect(result.code).toBe(1);
+    const text = demo.read(file);
+    const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/invalid-arguments' && d.file === file);
+    expect(hits.length).toBeGreaterThan(0);
+    // The call's line and column in the YAML file, where a person edits it.
+    const line = lineOf(text, call);
+    for (const d of hits) expect([d.line, d.column]).toEqual([line, 11]);
+  }));
