@@ -3,6 +3,7 @@ import { readRegularFileSync } from './util/files.js';
 import { dirname, join, relative } from 'node:path';
 import { configFileNames } from './config/index.js';
 import { InputError } from './util/errors.js';
+import { isRecord } from './util/values.js';
 
 /** What `init` did with one file. */
 export interface InitStep {
@@ -62,12 +63,10 @@ function readPackageJson(dir: string): { value: PackageJson; text: string } | un
   }
 }
 
-const isPlainObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The fields init reads or writes must have the shape npm gives them: init rewrites package.json, and must not make a mess of one it misreads. */
 function checkPackageFields(pkg: Record<string, unknown>): void {
   for (const field of ['scripts', 'dependencies', 'devDependencies', 'peerDependencies']) {
-    if (Object.hasOwn(pkg, field) && !isPlainObject(pkg[field])) {
+    if (Object.hasOwn(pkg, field) && !isRecord(pkg[field])) {
       throw new InputError('config/invalid', `Unexpected \`${field}\`: ${JSON.stringify(pkg[field])?.slice(0, 60)}, expected an object of names to ${field === 'scripts' ? 'commands' : 'versions'}; init changed nothing`, { file: 'package.json' });
     }
   }
