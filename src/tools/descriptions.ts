@@ -67,12 +67,18 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
     const schema = structuredClone(tool.inputSchema);
     const next: ToolSpec = { ...tool, inputSchema: schema, origin: { ...tool.origin, descriptions: places } };
     const description = own(entry, 'description');
+    if (description !== undefined && typeof description !== 'string') {
+      throw new InputError('config/invalid', `Unexpected ${JSON.stringify(description)?.slice(0, 60)} as the description of \`${name}\`, expected a string`, { file: doc.file, ...(locate(doc, [name, 'description']) ?? at ?? {}) });
+    }
     if (typeof description === 'string') {
       next.description = description.trimEnd();
       const key = locate(doc, [name, 'description']);
       if (key !== undefined) places.description = [key.line, key.column];
     }
     const parameters = own(entry, 'parameters');
+    if (parameters !== undefined && parameters !== null && !isRecord(parameters)) {
+      throw new InputError('config/invalid', `Unexpected ${JSON.stringify(parameters)?.slice(0, 60)} as the parameters of \`${name}\`, expected a mapping of parameter names to descriptions`, { file: doc.file, ...(locate(doc, [name, 'parameters']) ?? at ?? {}) });
+    }
     if (isRecord(parameters)) {
       for (const [param, text] of Object.entries(parameters)) {
         const target = propertyAt(schema, param);

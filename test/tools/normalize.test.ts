@@ -127,3 +127,11 @@ test('a zod 3 schema is named as one, with what to install, not blamed on its ty
   expect(() => defineTool({ name: 'weather', input: input as never })).toThrow(expected);
   expect(() => normalizeTools({ weather: { description: 'd', inputSchema: input } })).toThrow(ToolShapeError);
 });
+
+test('a description or parameters entry of the wrong type is an error at its line, not a missing description', () => {
+  const tools = normalizeTools([{ name: 'move', inputSchema: { type: 'object', properties: { to: { type: 'string' } } } }]);
+  const wrongDescription = parseYaml('move:\n  description: [1, 2]\n', 'd.yaml');
+  expect(() => applyDescriptions(tools, wrongDescription)).toThrow(expect.objectContaining({ code: 'config/invalid', file: 'd.yaml', line: 2, message: 'Unexpected [1,2] as the description of `move`, expected a string' }));
+  const wrongParameters = parseYaml('move:\n  description: Move it.\n  parameters: 5\n', 'd.yaml');
+  expect(() => applyDescriptions(tools, wrongParameters)).toThrow(expect.objectContaining({ code: 'config/invalid', line: 3, message: expect.stringContaining('Unexpected 5 as the parameters of `move`, expected a mapping') }));
+});
