@@ -11,14 +11,35 @@ import { promptSchema } from '../render/prompt-schemas.js';
 import type { CaseDefinition, PromptDefinition } from '../render/module.js';
 import { SchemaCompiler } from '../schema/validator.js';
 import type { JsonSchemaObject } from '../tools/types.js';
-import { locate } from '../util/yaml.js';
+import { locate, type YamlNodePosition } from '../util/yaml.js';
 
 /** The prompt's input schema as JSON Schema, or a finding when it does not expand. */
 export function inputSchemaOf(prompt: PromptDefinition): { schema?: JsonSchemaObject; finding?: Diagnostic } {
   const { schema, error } = promptSchema(prompt, 'input');
   if (!error) return schema ? { schema } : {};
   const path = error instanceof PicoschemaError ? ` at \`${error.path}\`` : '';
-  return { finding: report(caseRules['invalid-input-schema'], { message: `Unexpected input.schema${path} in prompt \`${prompt.name}\`: ${error.message}`, file: prompt.source.file, line: 1, column: 1 }) };
+  const at = (error instanceof PicoschemaError ? fieldPlace(prompt, error.path) : undefined) ?? { line: 1, column: 1 };
+  return { finding: report(caseRules['invalid-input-schema'], { message: `Unexpected input.schema${path} in prompt \`${prompt.name}\`: ${error.message}`, file: prompt.source.file, ...at }) };
+}
+
+/**
+ * The line of a Picoschema field (`address.city`) in the prompt's frontmatter: its key is
+ * written with what Picoschema adds to a name (`city?`, `lines(array, ...)`). The deepest
+ * key found; undefined when the frontmatter does not hold `input.schema`.
+ */
+function fieldPlace(prompt: PromptDefinition, field: string): { line: number; column: number } | undefined {
+  const doc = prompt.frontmatter;
+  const schema = doc?.root?.children?.get('input')?.children?.get('schema');
+  if (!doc || !schema) return undefined;
+  let node: YamlNodePosition = schema;
+  for (const segment of field === '' ? [] : field.split('.')) {
+    const children: Map<string | number, YamlNodePosition> = node.children ?? new Map();
+    const key: string | number | undefined = [...children.keys()].find((k) => String(k).replace(/\(.*\)\s*$/, '').trim().replace(/\?$/, '') === segment);
+    const child: YamlNodePosition | undefined = key === undefined ? undefined : children.get(key);
+    if (!child) break;
+    node = child;
+  }
+  return doc.lines.at(node.keyStart ?? node.start);
 }
 
 /** The findings for one case: each schema error at the case (or at the input it names). */

@@ -59,6 +59,8 @@ export interface PromptDefinition {
   shape?: Shape;
   /** The frontmatter as written (dotprompt's `model`, `config`, `input`, `output`, ...). */
   meta: Record<string, unknown>;
+  /** The frontmatter with the place of every node, for findings about it (absent without frontmatter). */
+  frontmatter?: YamlDocument;
   cases: Map<string, CaseDefinition>;
 }
 
@@ -252,6 +254,7 @@ function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<stri
     input: isRecord(meta.input) && isRecord(meta.input.default) ? meta.input.default : {},
     sourceText: text,
     meta,
+    ...(frontmatter ? { frontmatter } : {}),
     cases: new Map(),
   };
   if (meta.shape !== undefined) {

@@ -157,7 +157,8 @@ test("a prompt's input.schema that is not Picoschema: render/invalid-input-schem
     const result = await check(demo.dir);
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'render/invalid-input-schema');
-    expect(hit).toMatchObject({ file });
+    // At the field's own line in the frontmatter, not at the top of the file.
+    expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'customer: strng'), column: 5 });
     expect(hit!.message).toContain('strng');
   }));
 
