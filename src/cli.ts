@@ -79,9 +79,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .argument('[prompt]', 'prompt name (a .prompt file)')
     .option('--case <name>', 'case name (default: the prompt\'s only case)')
     .option('--tools', 'print the tool definitions sent with the prompt, as JSON')
+    .addOption(new Option('--shape <provider>', "with --tools: the provider's request shape (default: the prompt's `shape`, else its model's provider, else anthropic)").choices(['anthropic', 'openai', 'gemini']))
     .option('--list', 'list every prompt and case, one "PROMPT CASE" pair a line')
     .option('--config <file>', 'config file')
-    .action(async (prompt: string | undefined, opts: { case?: string; tools?: boolean; list?: boolean; config?: string }) => {
+    .action(async (prompt: string | undefined, opts: { case?: string; tools?: boolean; shape?: 'anthropic' | 'openai' | 'gemini'; list?: boolean; config?: string }) => {
       const { loadProject } = await import('./project.js');
       const { listCases, renderCase } = await import('./render/render.js');
       const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
@@ -115,7 +116,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const rendered = renderCase(project.module, prompt, caseName, project.registry);
       if (opts.tools) {
         const { formatTools } = await import('./snapshot/format.js');
-        process.stdout.write(formatTools(rendered.tools));
+        process.stdout.write(formatTools(rendered.tools, opts.shape ?? definition.shape ?? 'anthropic'));
       } else if (rendered.messages && rendered.conversation) {
         // A prompt written as messages prints them as sent, as its snapshot shows them.
         const { formatMessages } = await import('./snapshot/format.js');

@@ -144,9 +144,19 @@ function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>
   return tools.map((t) => (t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
 }
 
-/** Tool definitions as sent, in Anthropic's shape: `{"tools": [...]}` (what `render --tools` prints). */
-export function formatTools(tools: readonly ToolSpec[]): string {
-  return `${JSON.stringify({ tools: baselineBody(tools) }, null, 2)}\n`;
+/**
+ * Tool definitions as a provider's request carries them (what `render --tools` prints):
+ * Anthropic's `{"tools": [{name, description, input_schema}]}` (the default, and the shape
+ * snapshots use), OpenAI Chat's `{"tools": [{"type": "function", "function": {...}}]}`, or
+ * Gemini's `{"tools": [{"functionDeclarations": [...]}]}`.
+ */
+export function formatTools(tools: readonly ToolSpec[], shape: 'anthropic' | 'openai' | 'gemini' = 'anthropic'): string {
+  const described = (t: ToolSpec) => (t.description === undefined ? { name: t.name } : { name: t.name, description: t.description });
+  let body: unknown;
+  if (shape === 'openai') body = tools.map((t) => ({ type: 'function', function: { ...described(t), parameters: t.inputSchema, ...(t.strict === undefined ? {} : { strict: t.strict }) } }));
+  else if (shape === 'gemini') body = [{ functionDeclarations: tools.map((t) => ({ ...described(t), parametersJsonSchema: t.inputSchema })) }];
+  else body = baselineBody(tools);
+  return `${JSON.stringify({ tools: body }, null, 2)}\n`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPromptModule } from '../../src/render/module.js';
 import { listCases } from '../../src/render/render.js';
-import { cli, cliInProcess, repo, report } from './helpers.js';
+import { cli, cliInProcess, repo, report, withDemo } from './helpers.js';
 
 // Every command runs through the built binary at least once here (`check` in drift.test.ts,
 // `init` in init.test.ts): --help and a usage error, reading standard input, and one test each
@@ -46,6 +46,28 @@ describe('render', () => {
     expect(tools.map((t) => t.name)).toEqual(['lookup_order', 'cancel_order', 'update_shipping_address', 'escalate_to_human', 'send_customer_email']);
     expect(tools[1]!.description).toMatch(/^Cancel an order that has not shipped/);
   });
+
+  test("--tools --shape prints them as OpenAI's or Gemini's request carries them", async () => {
+    const args = ['render', 'order_triage', '--case', 'cancellation', '--tools'];
+    const anthropic = JSON.parse((await cliInProcess(args)).stdout) as { tools: Array<{ name: string; description: string; input_schema: object }> };
+    const openai = JSON.parse((await cliInProcess([...args, '--shape', 'openai'])).stdout) as { tools: Array<{ type: string; function: { name: string; description: string; parameters: object } }> };
+    expect(openai.tools.map((t) => t.type)).toEqual(anthropic.tools.map(() => 'function'));
+    expect(openai.tools.map((t) => [t.function.name, t.function.description, t.function.parameters])).toEqual(anthropic.tools.map((t) => [t.name, t.description, t.input_schema]));
+    const gemini = JSON.parse((await cliInProcess([...args, '--shape', 'gemini'])).stdout) as { tools: Array<{ functionDeclarations: Array<{ name: string; parametersJsonSchema: object }> }> };
+    expect(gemini.tools).toHaveLength(1);
+    expect(gemini.tools[0]!.functionDeclarations.map((d) => [d.name, d.parametersJsonSchema])).toEqual(anthropic.tools.map((t) => [t.name, t.input_schema]));
+    const wrong = await cliInProcess([...args, '--shape', 'bedrock']);
+    expect(wrong.code).toBe(2);
+  });
+
+  test("--tools without --shape prints the shape of the prompt's model", () =>
+    withDemo(async (demo) => {
+      demo.edit('prompts/refund_agent.prompt', 'model: anthropic/claude-sonnet', 'model: openai/gpt-4o');
+      const r = await cliInProcess(['render', 'refund_agent', '--case', 'legacy_order', '--tools'], { cwd: demo.dir });
+      expect(r.code).toBe(0);
+      const { tools } = JSON.parse(r.stdout) as { tools: Array<{ type?: string; function?: { name: string } }> };
+      expect(tools[0]).toMatchObject({ type: 'function', function: { name: 'lookup_order' } });
+    }));
 
   test('an unknown prompt or case exits 2 and names what exists', async () => {
     const prompt = await cliInProcess(['render', 'nope', '--case', 'x']);
