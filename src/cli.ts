@@ -91,17 +91,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
         return;
       }
       if (prompt === undefined) throw new InputError('usage', 'Expected a prompt name, or --list (see `prompt-contract render --list`)');
-      const { suggestName } = await import('./util/suggest.js');
+      const { didYouMean } = await import('./util/suggest.js');
       const quote = (names: Iterable<string>): string => [...names].map((n) => `\`${n}\``).join(', ');
-      const meant = (name: string, known: Iterable<string>): string => {
-        const guess = suggestName(name, known);
-        return guess === undefined ? '' : `; did you mean \`${guess.name}\`?`;
-      };
       const definition = project.module.prompts.get(prompt);
       if (!definition) {
         const folder = project.display(project.config.prompts);
         const known = [...project.module.prompts.keys()];
-        throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\`, expected one of ${quote(known) || 'none'} (the \`.prompt\` files in \`${folder}\`)${meant(prompt, known)}`);
+        throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\`, expected one of ${quote(known) || 'none'} (the \`.prompt\` files in \`${folder}\`)${didYouMean(prompt, known)}`);
       }
       const cases = [...definition.cases.keys()];
       let caseName = opts.case;
@@ -111,7 +107,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         }
         caseName = cases[0]!;
       } else if (!definition.cases.has(caseName)) {
-        throw new InputError('render/unknown-case', `Unknown case \`${caseName}\` for prompt \`${prompt}\`, expected one of ${quote(cases) || `none (add them to a file in \`${project.display(project.config.prompts)}/cases/\`)`}${meant(caseName, cases)}`);
+        throw new InputError('render/unknown-case', `Unknown case \`${caseName}\` for prompt \`${prompt}\`, expected one of ${quote(cases) || `none (add them to a file in \`${project.display(project.config.prompts)}/cases/\`)`}${didYouMean(caseName, cases)}`);
       }
       const rendered = renderCase(project.module, prompt, caseName, project.registry);
       if (opts.tools) {

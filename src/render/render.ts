@@ -2,7 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
-import { suggestName } from '../util/suggest.js';
+import { didYouMean } from '../util/suggest.js';
 import { locate } from '../util/yaml.js';
 import { PromptEnvironment } from './handlebars.js';
 import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
@@ -70,10 +70,6 @@ function environmentOf(module: PromptModule): PromptEnvironment {
 }
 
 const quote = (names: Iterable<string>): string => [...names].map((n) => `\`${n}\``).join(', ');
-const meant = (name: string, known: Iterable<string>): string => {
-  const guess = suggestName(name, known);
-  return guess === undefined ? '' : `; did you mean \`${guess.name}\`?`;
-};
 
 // This package's own folder (`src/` or `dist/`): frames in it are not where a name was written.
 const ownFolder = fileURLToPath(new URL('../', import.meta.url));
@@ -109,7 +105,7 @@ function lookupPrompt(module: PromptModule, name: string): PromptDefinition {
   if (!prompt) {
     const known = [...module.prompts.keys()];
     // The name was written by the caller: point there, or at the prompts folder.
-    throw new InputError('render/unknown-prompt', `Unknown prompt \`${name}\`, expected one of ${quote(known) || 'none'} (the \`.prompt\` files in \`${folderOf(module)}\`)${meant(name, known)}`, callerPlace() ?? { file: folderOf(module) });
+    throw new InputError('render/unknown-prompt', `Unknown prompt \`${name}\`, expected one of ${quote(known) || 'none'} (the \`.prompt\` files in \`${folderOf(module)}\`)${didYouMean(name, known)}`, callerPlace() ?? { file: folderOf(module) });
   }
   return prompt;
 }
@@ -135,7 +131,7 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     const files = [...new Set([...prompt.cases.values()].map((c) => c.file))];
     throw new InputError(
       'render/unknown-case',
-      `Unknown case \`${caseName}\` for prompt \`${promptName}\`, expected one of ${quote(known) || `none (add them to a file in \`${folderOf(module)}/cases/\`)`}${files.length > 0 ? ` (in ${files.join(', ')})` : ''}${meant(caseName, known)}`,
+      `Unknown case \`${caseName}\` for prompt \`${promptName}\`, expected one of ${quote(known) || `none (add them to a file in \`${folderOf(module)}/cases/\`)`}${files.length > 0 ? ` (in ${files.join(', ')})` : ''}${didYouMean(caseName, known)}`,
       callerPlace() ?? { file: files[0] ?? prompt.source.file },
     );
   }

@@ -152,7 +152,6 @@ export class SourceMap {
       for (let i = this.#text.indexOf(value, region.start); i !== -1 && i < region.end && i <= offset; i = this.#text.indexOf(value, i + 1)) {
         if (offset >= i + value.length) continue;
         const within = offset - i;
-        const head = doc.text.slice(node.start, node.start + 2);
         // js-yaml places a block scalar at its first content line: the `|` is between the key and there.
         const literal = node.keyStart !== undefined && /^[^\n]*:[ \t]*\|[-+0-9]*[ \t]*(?:#[^\n]*)?\r?\n/.test(doc.text.slice(node.keyStart, node.start));
         if (literal) {
@@ -171,7 +170,7 @@ export class SourceMap {
         if (value.includes('\n')) return undefined;
         // One line: plain, or quoted (the quote before the first character).
         const start = doc.lines.at(node.start);
-        const quoted = head.startsWith('"') || head.startsWith("'") ? 1 : 0;
+        const quoted = doc.text[node.start] === '"' || doc.text[node.start] === "'" ? 1 : 0;
         return { line: start.line, column: start.column + quoted + within };
       }
     }

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { defineRules, report } from '../report/rule.js';
 import { InputError } from '../util/errors.js';
-import { suggestName } from '../util/suggest.js';
+import { didYouMean } from '../util/suggest.js';
 import { isRecord, own } from '../util/values.js';
 import { locate, type YamlDocument } from '../util/yaml.js';
 import type { DescriptionPlaces, JsonSchemaObject, LineColumn, ToolSpec } from './types.js';
@@ -98,10 +98,4 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
     out.set(name, next);
   }
   return { tools: tools.map((t) => out.get(t.name) ?? t), diagnostics };
-}
-
-/** `; did you mean \`x\`?` when a name is a typo away from one of `names`, else nothing. */
-function didYouMean(name: string, names: Iterable<string>): string {
-  const guess = suggestName(name, names);
-  return guess ? `; did you mean \`${guess.name}\`?` : '';
 }

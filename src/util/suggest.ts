@@ -38,3 +38,9 @@ export function suggestName(name: string, candidates: Iterable<string>): { name:
   if (best && best.d <= Math.max(2, Math.floor(name.length / 3))) return { name: best.name, close: false };
   return undefined;
 }
+
+/** `; did you mean \`x\`?` when `name` is a likely slip for one of `candidates` (see suggestName), else `''`. */
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  const guess = suggestName(name, candidates);
+  return guess === undefined ? '' : `; did you mean \`${guess.name}\`?`;
+}
