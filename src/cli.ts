@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
+import { existsSync } from 'node:fs';
 import { atLeast, type Diagnostic, type Severity } from './report/diagnostic.js';
 import type { FormatName } from './report/format.js';
 import { errorMessage, InputError } from './util/errors.js';
@@ -201,7 +202,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('lint')
     .description('check tool schemas against what each provider accepts')
     .argument('[tools...]', 'JSON tools files (default: the configured project\'s tools)')
-    .option('--provider <name...>', "provider profile(s): anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp (default: the config's `providers`)")
+    // One name a flag (repeat it, or list names with commas): a variadic option would take the tools files after it as names.
+    .option('--provider <name>', "provider profile, repeatable or comma-separated: anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp (default: the config's `providers`)", (value: string, list: string[] = []) => [...list, ...value.split(',').map((n) => n.trim()).filter((n) => n !== '')])
     .option('--config <file>', "config file: the tools when no tools files are given, and the providers when --provider is not")
     .addOption(formatOption())
     .addOption(failOnOption())
@@ -210,6 +212,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
       let tools;
       let providers = opts.provider;
       if (files.length > 0) {
+        const { isProviderName } = await import('./checks/provider/profiles.js');
+        const misplaced = files.find((f) => isProviderName(f) && !existsSync(f));
+        if (misplaced !== undefined) {
+          throw new InputError('usage', `Unexpected provider name \`${misplaced}\` where a tools file was expected; expected one name a --provider flag (\`--provider ${[...(opts.provider ?? []), misplaced].join(' --provider ')}\`) or names with commas (\`--provider ${[...(opts.provider ?? []), misplaced].join(',')}\`)`);
+        }
         const { readToolsFile } = await import('./project.js');
         tools = files.flatMap((f) => readToolsFile(f));
         if (providers === undefined) providers = await configuredProviders(opts.config);

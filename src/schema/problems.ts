@@ -9,7 +9,7 @@ import type { JsonSchemaObject } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { isRecord, show } from '../util/values.js';
 import { getAt, joinPointer, splitPointer } from './pointer.js';
-import { compileFailure, type CompileFailure } from './validator.js';
+import { compileFailure, type CompileFailure, type Draft } from './validator.js';
 
 export interface SchemaProblem {
   /** JSON Pointer into the schema: the keyword that is wrong (`/properties/location/type`), or the value inside it. */
@@ -156,8 +156,14 @@ function problem(schema: JsonSchemaObject, pointer: string, expected: string, de
   return out;
 }
 
+/** How the problems are worded for a reader who is not writing for Ajv alone. */
+export interface ProblemOptions {
+  /** Whether a list in `type` is allowed where it is read (Gemini's `parameters` take one name only); true by default. */
+  typeLists?: boolean;
+}
+
 /** Meta-schema errors -> one problem per place, the deepest places only (an `anyOf` branch that went further explains the rest). */
-function metaProblems(schema: JsonSchemaObject, errors: readonly ErrorObject[]): SchemaProblem[] {
+function metaProblems(schema: JsonSchemaObject, errors: readonly ErrorObject[], options: ProblemOptions): SchemaProblem[] {
   const byPlace = new Map<string, string[]>();
   for (const e of errors) {
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if' || e.keyword === 'not') continue;
@@ -172,7 +178,8 @@ function metaProblems(schema: JsonSchemaObject, errors: readonly ErrorObject[]):
     if (places.some((other) => other.startsWith(`${pointer}/`))) continue;
     const role = roleOf(schema, pointer);
     // `type` takes a type name or a list of them: say so once instead of "one of ... or an array".
-    const words = !role.subschema && role.keyword === 'type' && expected.length === 2 && expected[1] === 'an array' ? `${expected[0]}, or a list of them` : expected.join(', or ');
+    const typeWords = !role.subschema && role.keyword === 'type' && expected.length === 2 && expected[1] === 'an array';
+    const words = typeWords ? (options.typeLists === false ? expected[0]! : `${expected[0]}, or a list of them`) : expected.join(', or ');
     out.push(problem(schema, pointer, words));
   }
   return out;
@@ -224,9 +231,9 @@ function compileProblem(schema: JsonSchemaObject, error: unknown): SchemaProblem
 }
 
 /** The problems of a failure `compileFailure` reported. */
-export function explainFailure(schema: JsonSchemaObject, failure: CompileFailure): SchemaProblem[] {
+export function explainFailure(schema: JsonSchemaObject, failure: CompileFailure, options: ProblemOptions = {}): SchemaProblem[] {
   if (failure.kind === 'meta') {
-    const found = metaProblems(schema, failure.errors);
+    const found = metaProblems(schema, failure.errors, options);
     if (found.length > 0) return found;
   }
   return [compileProblem(schema, failure.kind === 'compile' ? failure.error : new Error('the meta-schema rejects it'))];
@@ -234,9 +241,9 @@ export function explainFailure(schema: JsonSchemaObject, failure: CompileFailure
 
 /**
  * Why `schema` is not valid JSON Schema for the Ajv that validation uses, one problem per
- * place; [] when it compiles.
+ * place; [] when it compiles. `draft`: read it as this draft whatever its `$schema` says.
  */
-export function schemaProblems(schema: JsonSchemaObject): SchemaProblem[] {
-  const failure = compileFailure(schema);
-  return failure === undefined ? [] : explainFailure(schema, failure);
+export function schemaProblems(schema: JsonSchemaObject, options: ProblemOptions & { draft?: Draft } = {}): SchemaProblem[] {
+  const failure = compileFailure(schema, options.draft);
+  return failure === undefined ? [] : explainFailure(schema, failure, options);
 }

@@ -194,6 +194,53 @@ function protoSafe(schema: unknown): unknown {
   return out ?? schema;
 }
 
+// Keywords whose value holds subschemas, by shape: what Ajv compiles (it ignores unknown keywords here).
+const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+const schemaLists = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items']);
+const schemaSingles = new Set([
+  'items', 'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames',
+  'not', 'if', 'then', 'else',
+]);
+
+/**
+ * `nullable` is OpenAPI's keyword, not JSON Schema's: under the drafts it means nothing. Ajv
+ * reads it anyway, and refuses to compile a schema whose `nullable` has no `type` beside it
+ * (`{"nullable": true, "allOf": [{"$ref": ...}]}`, as OpenAPI generators write), or says
+ * `nullable: false` beside a `type` that allows null. Those nodes are compiled without it,
+ * which is what they mean as JSON Schema. A property named `nullable` is left alone.
+ */
+function nullableSafe(schema: unknown): unknown {
+  if (!isRecord(schema)) return schema;
+  let out: Record<string, unknown> | undefined;
+  if (Object.hasOwn(schema, 'nullable')) {
+    const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+    if (types.length === 0 || (types.includes('null') && schema.nullable === false)) {
+      const { nullable: _dropped, ...rest } = schema;
+      out = rest;
+    }
+  }
+  const put = (key: string, value: unknown): void => {
+    setOwn((out ??= { ...schema }), key, value);
+  };
+  for (const [key, value] of Object.entries(out ?? schema)) {
+    if (schemaMaps.has(key) && isRecord(value)) {
+      let map: Record<string, unknown> | undefined;
+      for (const [name, child] of Object.entries(value)) {
+        const next = nullableSafe(child);
+        if (next !== child) setOwn((map ??= { ...value }), name, next);
+      }
+      if (map) put(key, map);
+    } else if (schemaLists.has(key) && Array.isArray(value)) {
+      const items = value.map(nullableSafe);
+      if (items.some((item, i) => item !== value[i])) put(key, items);
+    } else if (schemaSingles.has(key)) {
+      const next = nullableSafe(value);
+      if (next !== value) put(key, next);
+    }
+  }
+  return out ?? schema;
+}
+
 /** The property names a schema declares, `__proto__` included. */
 function declaredNames(schema: unknown): string[] {
   const names = Object.keys((schema as { properties?: object } | undefined)?.properties ?? {});
@@ -302,7 +349,7 @@ function plainOf(schema: JsonSchemaObject): JsonSchemaObject {
 /** What is compiled for `schema`, kept per schema so that the shared Ajv instance's own cache hits for every compiler. */
 function bodyOf(schema: JsonSchemaObject): JsonSchemaObject {
   let body = bodies.get(schema);
-  if (!body) bodies.set(schema, (body = protoSafe(plainOf(schema)) as JsonSchemaObject));
+  if (!body) bodies.set(schema, (body = protoSafe(nullableSafe(plainOf(schema))) as JsonSchemaObject));
   return body;
 }
 
@@ -313,18 +360,20 @@ function bodyOf(schema: JsonSchemaObject): JsonSchemaObject {
  */
 export type CompileFailure = { kind: 'meta'; errors: readonly ErrorObject[] } | { kind: 'compile'; error: unknown };
 
-const failures = new WeakMap<JsonSchemaObject, CompileFailure | null>();
+const failures: Record<Draft, WeakMap<JsonSchemaObject, CompileFailure | null>> = { 'draft-07': new WeakMap(), '2019-09': new WeakMap(), '2020-12': new WeakMap() };
 
 /**
  * Whether `schema` compiles with the Ajv that validation uses (the same draft, formats and
  * pattern engine as `SchemaCompiler`), and why not when it does not. Undefined when it
- * compiles. Cached per schema: the provider lint asks once per tool and profile.
+ * compiles. `draft`: the draft to read it as, when a provider reads every schema as one draft
+ * whatever its `$schema` says (Anthropic: 2020-12); the draft it declares by default. Cached
+ * per schema and draft: the provider lint asks once per tool and profile.
  */
-export function compileFailure(schema: JsonSchemaObject): CompileFailure | undefined {
-  const known = failures.get(schema);
+export function compileFailure(schema: JsonSchemaObject, draft: Draft = draftOf(schema)): CompileFailure | undefined {
+  const known = failures[draft].get(schema);
   if (known !== undefined) return known ?? undefined;
   const body = bodyOf(schema);
-  const ajv = ajvFor(draftOf(schema), namesInherited(body), body);
+  const ajv = ajvFor(draft, namesInherited(body), body);
   let failure: CompileFailure | null = null;
   // The meta-schema first, on the schema as written: its errors point at the keyword that is wrong.
   const loop = loopingRef(schema);
@@ -337,7 +386,7 @@ export function compileFailure(schema: JsonSchemaObject): CompileFailure | undef
       failure = { kind: 'compile', error };
     }
   }
-  failures.set(schema, failure);
+  failures[draft].set(schema, failure);
   return failure ?? undefined;
 }
 

@@ -107,6 +107,36 @@ function spec(
   return tool;
 }
 
+/** Where a definition keeps its input schema, in one shape or another. */
+const schemaKeys = ['function', 'toolSpec', 'input_schema', 'inputSchema', 'parameters', 'parametersJsonSchema'];
+
+/** The kinds of Gemini `Tool` that are not function declarations (`{googleSearch: {}}`, `{code_execution: {}}`). */
+const geminiBuiltIns = new Set([
+  'googleSearch', 'google_search', 'googleSearchRetrieval', 'google_search_retrieval', 'codeExecution', 'code_execution', 'urlContext',
+  'url_context', 'retrieval', 'googleMaps', 'google_maps', 'computerUse', 'computer_use', 'fileSearch', 'file_search', 'enterpriseWebSearch',
+  'enterprise_web_search',
+]);
+
+/**
+ * A tool the provider defines itself, sent in the same list as function tools: Anthropic's
+ * server and client tools (`{type: "web_search_20250305", name: "web_search"}`, `bash_20250124`),
+ * OpenAI's built-in tools (`{type: "web_search_preview"}`, `file_search`, `code_interpreter`)
+ * and free-form custom tools, Gemini's `{googleSearch: {}}`, AI SDK provider-defined tools.
+ * None carries a JSON Schema of its arguments to check, so they are left out.
+ */
+export function isBuiltInTool(value: unknown): boolean {
+  if (!isRecord(value) || isZodSchema(value) || schemaKeys.some((key) => key in value)) return false;
+  // A bare schema put in the list by mistake (`{type: "object", properties: ...}`) is not one: it is reported.
+  if (typeof value.type === 'string') return value.type !== 'function' && !schemaTypes.has(value.type.toLowerCase()) && !('properties' in value);
+  const keys = Object.keys(value);
+  return keys.length > 0 && value.name === undefined && keys.every((key) => geminiBuiltIns.has(key));
+}
+
+const schemaTypes = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
+
+/** The schema of a function that takes no arguments, for definitions that may leave it out. */
+const noArguments = (): JsonSchemaObject => ({ type: 'object', properties: {} });
+
 /**
  * One tool definition in any common shape -> ToolSpec: Anthropic `input_schema`, OpenAI Chat
  * `{type:"function", function:{...}}`, OpenAI Responses `{type:"function", name, parameters}`,
@@ -114,7 +144,7 @@ function spec(
  * SDK `tool({inputSchema})` and zod schemas in any of those slots. `origin.namePointer` and
  * `origin.schemaPointer` say where in the definition the name and the schema were found.
  */
-export function normalizeTool(input: unknown, where = 'tool', nameHint?: string): ToolSpec {
+export function normalizeTool(input: unknown, where = 'tool', nameHint?: string, within?: 'gemini'): ToolSpec {
   if (!isRecord(input)) throw new ToolShapeError(`${where}: expected a tool definition object, got ${JSON.stringify(input)}`);
   // Already a ToolSpec (from defineTool): keep its handler and `generated` flag.
   if (isRecord(input.origin) && isRecord(input.inputSchema) && typeof input.name === 'string' && typeof input.origin.shape === 'string') {
@@ -144,6 +174,10 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string)
     return spec(name, input.description, schemaFrom(input.inputSchema, `${where}.inputSchema`), shape, where, zod ? { ...strict, generated: true } : strict, slot('inputSchema'));
   }
   if ('parametersJsonSchema' in input) return spec(name, input.description, schemaFrom(input.parametersJsonSchema, `${where}.parametersJsonSchema`), 'gemini-json-schema', where, {}, slot('parametersJsonSchema'));
+  // A Gemini declaration or an OpenAI Responses tool may leave `parameters` out (or null) when the function takes none.
+  if ((within === 'gemini' || input.type === 'function') && (input.parameters === undefined || input.parameters === null) && !schemaKeys.some((key) => key !== 'parameters' && key in input)) {
+    return spec(name, input.description, noArguments(), within === 'gemini' ? 'gemini' : 'openai-responses', where, strict, { ...(input.name === undefined ? {} : { name: '/name' }), schema: '' });
+  }
   if ('parameters' in input) {
     // Checked before the Gemini conversion, which recurses.
     assertDepth(input.parameters, where, name);
@@ -159,18 +193,27 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string)
   );
 }
 
+/** Gemini's list of function declarations, under the name the SDKs use or the REST API's. */
+function declarationsKey(value: unknown): 'functionDeclarations' | 'function_declarations' | undefined {
+  if (!isRecord(value)) return undefined;
+  if (Array.isArray(value.functionDeclarations)) return 'functionDeclarations';
+  if (Array.isArray(value.function_declarations)) return 'function_declarations';
+  return undefined;
+}
+
 /**
  * A whole tools document -> ToolSpec[]: one tool, an array of tools, an object with a
  * `tools` array (MCP `tools/list`), Gemini `{functionDeclarations}` or
- * `[{functionDeclarations}]`, or a record of name -> tool (Vercel AI SDK `tools`). Each
+ * `[{functionDeclarations}]` (or `function_declarations`), or a record of name -> tool (Vercel AI SDK `tools`). Each
  * tool's `origin` says where in the document it was found (`pointer`, and the pointers of
- * its name and schema), so a finding can point at the line that defines it.
+ * its name and schema), so a finding can point at the line that defines it. Tools the
+ * provider defines itself (`isBuiltInTool`) are left out: they carry no schema to check.
  */
 export function normalizeTools(input: unknown, file?: string): ToolSpec[] {
   return normalizeAt(input, file, '');
 }
 
-function normalizeAt(input: unknown, file: string | undefined, base: string): ToolSpec[] {
+function normalizeAt(input: unknown, file: string | undefined, base: string, within?: 'gemini'): ToolSpec[] {
   const where = file ?? 'tools';
   const withOrigin = (tool: ToolSpec, index: number, pointer: string, keyIsName = false): ToolSpec => {
     const origin = { ...tool.origin, index, ...(file === undefined ? {} : { file }), pointer };
@@ -183,17 +226,20 @@ function normalizeAt(input: unknown, file: string | undefined, base: string): To
   };
   if (Array.isArray(input)) {
     return input.flatMap((item, i) =>
-      isRecord(item) && Array.isArray(item.functionDeclarations)
+      declarationsKey(item) !== undefined
         ? normalizeAt(item, file, `${base}/${i}`)
-        : [withOrigin(normalizeTool(item, `${where}[${i}]`), i, `${base}/${i}`)],
+        : isBuiltInTool(item)
+          ? []
+          : [withOrigin(normalizeTool(item, `${where}[${i}]`, undefined, within), i, `${base}/${i}`)],
     );
   }
   if (isRecord(input)) {
     if (Array.isArray(input.tools)) return normalizeAt(input.tools, file, `${base}/tools`);
-    if (Array.isArray(input.functionDeclarations)) return normalizeAt(input.functionDeclarations, file, `${base}/functionDeclarations`);
-    const looksLikeOne = ['name', 'function', 'toolSpec', 'input_schema', 'inputSchema', 'parameters'].some((k) => k in input);
-    if (looksLikeOne) return [withOrigin(normalizeTool(input, where), 0, base)];
-    return Object.entries(input).map(([name, tool], i) => withOrigin(normalizeTool(tool, `${where}.${name}`, name), i, `${base}/${escapeSegment(name)}`, true));
+    const declarations = declarationsKey(input);
+    if (declarations !== undefined) return normalizeAt(input[declarations], file, `${base}/${declarations}`, 'gemini');
+    const looksLikeOne = ['name', ...schemaKeys].some((k) => k in input);
+    if (looksLikeOne) return [withOrigin(normalizeTool(input, where, undefined, within), 0, base)];
+    return Object.entries(input).flatMap(([name, tool], i) => (isBuiltInTool(tool) ? [] : [withOrigin(normalizeTool(tool, `${where}.${name}`, name), i, `${base}/${escapeSegment(name)}`, true)]));
   }
   throw new ToolShapeError(`${where}: expected a tool, an array of tools or an object with a \`tools\` array`);
 }

@@ -208,6 +208,20 @@ describe('diff and lint', () => {
     expect(r.code).toBe(0);
   });
 
+  test('--provider takes one name a flag, or names with commas, so the tools files after it stay files', async () => {
+    const file = join(mcp, 'sequentialthinking.json');
+    const repeated = await cliInProcess(['lint', '--provider', 'openai', '--provider', 'gemini', file, '--format', 'json']);
+    const commas = await cliInProcess(['lint', '--provider', 'openai,gemini', file, '--format', 'json']);
+    expect(repeated.code).toBe(1);
+    expect(JSON.parse(commas.stdout)).toEqual(JSON.parse(repeated.stdout));
+    expect(new Set(JSON.parse(repeated.stdout).diagnostics.map((d: { provider: string }) => d.provider))).toEqual(new Set(['openai', 'gemini']));
+    // The old habit of listing names after one flag: the second name lands among the files, and is named as a provider.
+    const listed = await cliInProcess(['lint', file, '--provider', 'openai', 'gemini']);
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toContain('Unexpected provider name `gemini` where a tools file was expected');
+    expect(listed.stderr).toContain('--provider openai --provider gemini');
+  });
+
   test("lint without --provider uses the config's providers, for its tools or for tools files; with no config it says what is missing", async () => {
     // The demo's config names anthropic and openai: the same findings as naming them.
     const named = await cliInProcess(['lint', join(mcp, 'sequentialthinking.json'), '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);

@@ -383,6 +383,65 @@ const cases: Case[] = [
     severity: 'error',
   },
   {
+    title: '`oneOf` in strict mode (rejected requests: error)',
+    rule: 'unsupported-keyword',
+    providers: ['openai-strict'],
+    bad: [tool(closed({ data: { oneOf: [closed({ kind: { const: 'a' } }), closed({ kind: { const: 'b' } })] } }))],
+    good: [tool(closed({ data: { anyOf: [closed({ kind: { const: 'a' } }), closed({ kind: { const: 'b' } })] } }))],
+    severity: 'error',
+    schemaPath: '/properties/data/oneOf',
+  },
+  {
+    title: 'a root object without `properties` (a tool without arguments), strict or not',
+    rule: 'object-missing-properties',
+    providers: ['openai', 'openai-strict'],
+    bad: [tool({ type: 'object' }), tool({ type: 'object', additionalProperties: false })],
+    good: [tool({ type: 'object', properties: {} }), tool(closed({}))],
+    severity: 'error',
+    schemaPath: '',
+  },
+  {
+    title: 'a root that is not an object, for OpenAI strict or not',
+    rule: 'root-not-object',
+    providers: ['openai', 'openai-strict'],
+    bad: [tool({ oneOf: [closed({ a: { type: 'string' } }), closed({ b: { type: 'string' } })] })],
+    good: [tool(closed({ a: { type: 'string' } }))],
+  },
+  {
+    title: 'a root `oneOf` or `enum`, for OpenAI strict or not',
+    rule: 'root-union',
+    providers: ['openai', 'openai-strict'],
+    bad: [tool({ type: 'object', properties: {}, oneOf: [{ required: ['a'] }] }), tool({ type: 'object', properties: {}, enum: [{}] })],
+    good: [tool({ type: 'object', properties: { a: { type: 'string' } } })],
+  },
+  {
+    title: 'a schema without a type (`items: {}`, only a description) in strict mode',
+    rule: 'missing-type',
+    providers: ['openai-strict'],
+    bad: [tool(closed({ tags: { type: 'array', items: {} } })), tool(closed({ data: { description: 'anything' } })), tool(closed({ v: { anyOf: [{}, { type: 'null' }] } }))],
+    good: [
+      tool(closed({ tags: { type: 'array', items: { type: 'string' } } })),
+      tool(closed({ kind: { enum: ['a', 'b'] }, ref: { $ref: '#/$defs/x' }, v: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, { $defs: { x: { type: 'string' } } })),
+    ],
+    severity: 'error',
+  },
+  {
+    title: '`description` beside `$ref` in strict mode',
+    rule: 'ref-siblings',
+    providers: ['openai-strict'],
+    bad: [tool(closed({ address: { $ref: '#/$defs/address', description: 'Where to ship' } }, { $defs: { address: closed({ city: { type: 'string' } }) } }))],
+    good: [tool(closed({ address: { $ref: '#/$defs/address' } }, { $defs: { address: closed({ city: { type: 'string' } }, { description: 'Where to ship' }) } }))],
+    schemaPath: '/properties/address/description',
+  },
+  {
+    title: 'a draft-07 tuple under a draft-07 `$schema`: Anthropic reads every schema as 2020-12',
+    rule: 'invalid-schema',
+    providers: ['anthropic', 'anthropic-strict', 'bedrock'],
+    bad: [tool({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { point: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] } } })],
+    good: [tool({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }] } } })],
+    schemaPath: '/properties/point/items',
+  },
+  {
     title: 'a description over 1024 characters (not in the docs: warning)',
     rule: 'description-too-long',
     providers: ['openai', 'openai-strict'],
@@ -492,6 +551,40 @@ describe('lintTools', () => {
   test('names the nullable fix for a `[T, "null"]` type list', () => {
     const [d] = lintTools([tool({ type: 'object', properties: { note: { type: ['string', 'null'] } } })], 'gemini');
     expect(d?.message).toContain('`nullable: true`');
+  });
+
+  test('OpenAPI `nullable` beside no `type` compiles for every profile: in JSON Schema it means nothing', () => {
+    const schema: JsonSchemaObject = {
+      type: 'object',
+      properties: { address: { nullable: true, allOf: [{ $ref: '#/$defs/address' }] }, nullable: { type: 'boolean' } },
+      $defs: { address: { type: 'object', properties: { city: { type: 'string' } } } },
+    };
+    for (const provider of providerNames) expect(lintTools([tool(schema)], provider).filter((d) => d.ruleId === providerRules['invalid-schema'].id)).toEqual([]);
+    // A property named `nullable` is a property: its schema is still checked.
+    const typo = { ...schema, properties: { ...schema.properties, nullable: { type: 'dict' } } } as JsonSchemaObject;
+    expect(lintTools([tool(typo)], 'openai').filter((d) => d.ruleId === providerRules['invalid-schema'].id).map((d) => d.schemaPath)).toEqual(['/properties/nullable/type']);
+  });
+
+  test('a draft-07 `$schema` still chooses the draft where the provider honours it (MCP, OpenAI)', () => {
+    const tuple = tool({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { point: { type: 'array', items: [{ type: 'number' }] } } });
+    for (const provider of ['mcp', 'openai'] as const) expect(lintTools([tuple], provider).filter((d) => d.ruleId === providerRules['invalid-schema'].id)).toEqual([]);
+  });
+
+  test('for Gemini, a wrong `type` is not answered with "or a list of them": Gemini takes one type name', () => {
+    const [finding] = lintTools([tool({ type: 'object', properties: { a: { type: 'dict' } } })], 'gemini').filter((d) => d.ruleId === providerRules['invalid-schema'].id);
+    expect(finding?.message).toMatch(/expected one of `"array"`.*`"string"`, for `gemini`/);
+    expect(finding?.message).not.toMatch(/list of them/);
+    const [openai] = lintTools([tool({ type: 'object', properties: { a: { type: 'dict' } } })], 'openai').filter((d) => d.ruleId === providerRules['invalid-schema'].id);
+    expect(openai?.message).toMatch(/or a list of them/);
+  });
+
+  test('strict mode asks for a typed `items` and a typed schema where plain mode allows `{}`', () => {
+    const [strict] = lintTools([tool(closed({ paths: { type: 'array' } }))], 'openai-strict').filter((d) => d.ruleId === providerRules['array-missing-items'].id);
+    expect(strict?.message).toMatch(/add `items` with the `type` of the elements/);
+    const [plain] = lintTools([tool({ type: 'object', properties: { paths: { type: 'array' } } })], 'openai').filter((d) => d.ruleId === providerRules['array-missing-items'].id);
+    expect(plain?.message).toMatch(/`\{\}` if anything goes/);
+    const [bool] = lintTools([tool(closed({ any: true as never }))], 'openai-strict').filter((d) => d.ruleId === providerRules['boolean-schema'].id);
+    expect(bool?.message).toMatch(/schema object with a `type`/);
   });
 
   test('providerNames and isProviderName agree', () => {

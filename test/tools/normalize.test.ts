@@ -46,6 +46,46 @@ describe('every provider shape reads as one ToolSpec', () => {
     expect(normalizeTools([{ functionDeclarations: [{ name: 'g', parameters: params }] }]).map((t) => t.name)).toEqual(['g']);
   });
 
+  test('Gemini declarations under the REST name `function_declarations`, and without `parameters` (a function that takes none)', () => {
+    const tools = normalizeTools([{ function_declarations: [{ name: 'turn_on_the_lights' }, { name: 'set_level', parameters: { type: 'OBJECT', properties: { level: { type: 'INTEGER' } } } }] }], 'gemini.json');
+    expect(tools.map((t) => [t.name, t.origin.shape, t.inputSchema])).toEqual([
+      ['turn_on_the_lights', 'gemini', { type: 'object', properties: {} }],
+      ['set_level', 'gemini', { type: 'object', properties: { level: { type: 'integer' } } }],
+    ]);
+    expect(tools[0]!.origin).toMatchObject({ pointer: '/0/function_declarations/0', namePointer: '/0/function_declarations/0/name' });
+    expect(normalizeTools({ functionDeclarations: [{ name: 'ping', description: 'Is it up?' }] }).map((t) => t.inputSchema)).toEqual([{ type: 'object', properties: {} }]);
+    // Outside a declarations list a name alone is still not a tool: nothing says its shape.
+    expect(() => normalizeTools([{ name: 'ping' }])).toThrow(ToolShapeError);
+  });
+
+  test('an OpenAI Responses tool without `parameters` (or with null) takes no arguments', () => {
+    const tools = normalizeTools([{ type: 'function', name: 'now' }, { type: 'function', name: 'today', parameters: null }]);
+    expect(tools.map((t) => [t.name, t.origin.shape, t.inputSchema])).toEqual([
+      ['now', 'openai-responses', { type: 'object', properties: {} }],
+      ['today', 'openai-responses', { type: 'object', properties: {} }],
+    ]);
+  });
+
+  test("tools the provider defines itself are left out of a request's list: they carry no schema", () => {
+    const tools = normalizeTools([
+      { type: 'web_search_20250305', name: 'web_search', max_uses: 5 },
+      { type: 'bash_20250124', name: 'bash' },
+      { name: 'get_weather', input_schema: params },
+      { type: 'web_search_preview' },
+      { type: 'file_search', vector_store_ids: ['vs_1'] },
+      { type: 'function', name: 'lookup', parameters: params },
+      { googleSearch: {} },
+      { code_execution: {} },
+      { functionDeclarations: [{ name: 'g', parameters: params }], googleSearch: {} },
+    ]);
+    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'lookup', 'g']);
+    // The index still names the entry in the file.
+    expect(tools.map((t) => t.origin.pointer)).toEqual(['/2', '/5', '/8/functionDeclarations/0']);
+    // A bare schema put in the list by mistake is not mistaken for one: it is reported.
+    expect(() => normalizeTools([{ type: 'object', properties: { city: { type: 'string' } } }])).toThrow(ToolShapeError);
+    expect(() => normalizeTools([{ notAGeminiTool: {} }])).toThrow(ToolShapeError);
+  });
+
   test('defineTool output passes through with its handler and generated flag', () => {
     const tool = defineTool({ name: 'refund', input: z.object({ cents: z.number().int().max(10) }) });
     const [again] = normalizeTools([tool]);

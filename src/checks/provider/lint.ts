@@ -30,9 +30,9 @@ const at = (path: string): string => (path === '' ? 'the root' : `\`${path}\``);
 const fixText = (clause: string): string => clause.charAt(0).toUpperCase() + clause.slice(1);
 
 const featureNames: Record<PatternFeature, string> = {
-  backreference: 'a backreference',
+  backreference: 'backreference',
   lookaround: 'lookaround',
-  'word-boundary': 'a word boundary (`\\b`)',
+  'word-boundary': 'word boundary (`\\b`)',
 };
 
 /** Keywords whose boolean value is a flag on the parent, not a boolean subschema. */
@@ -77,7 +77,8 @@ function lintTool(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
   const p = `\`${profile.name}\``;
   // First, what every provider and our own validation need: a schema that is JSON Schema at all.
   // Compiled with the Ajv that `validate` and the example check use, so lint and validation agree.
-  for (const problem of schemaProblems(tool.inputSchema)) {
+  const read = { ...(profile.validSchema.draft ? { draft: profile.validSchema.draft } : {}), typeLists: profile.typeArrays === undefined };
+  for (const problem of schemaProblems(tool.inputSchema, read)) {
     const fix = problem.fix ?? 'write it the way JSON Schema defines it';
     emit('invalid-schema', profile.validSchema, {
       message: `${problem.message}, for ${p}, which ${profile.validSchema.reason}; ${fix}`,
@@ -108,8 +109,14 @@ function lintTool(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
       actual: root.type,
     });
   }
+  if (profile.rootProperties && root.type === 'object' && root.properties === undefined) {
+    emit('object-missing-properties', profile.rootProperties, {
+      message: `Missing \`properties\` on the root object for ${p}, which ${profile.rootProperties.reason}; add \`"properties": {}\``,
+      schemaPath: '',
+    });
+  }
   if (profile.rootUnion) {
-    for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+    for (const keyword of profile.rootUnion.keywords ?? ['anyOf', 'oneOf', 'allOf']) {
       if (root[keyword] === undefined) continue;
       emit('root-union', profile.rootUnion, {
         message: `Unexpected \`${keyword}\` at the root for ${p}, which ${profile.rootUnion.reason}; make the root an object and move the variants into a property, or split the tool`,
@@ -165,7 +172,7 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
   if (typeof node === 'boolean') {
     if (profile.booleanSchemas && !(parentKeyword !== undefined && booleanFlagKeywords.has(parentKeyword))) {
       emit('boolean-schema', profile.booleanSchemas, {
-        message: `Unexpected boolean schema \`${node}\` at ${at(path)} for ${p}, which ${profile.booleanSchemas.reason}; write it as a schema object (\`{}\` accepts anything)`,
+        message: `Unexpected boolean schema \`${node}\` at ${at(path)} for ${p}, which ${profile.booleanSchemas.reason}; ${profile.typeRequired ? 'write it as a schema object with a `type`' : 'write it as a schema object (`{}` accepts anything)'}`,
         schemaPath: path,
       });
     }
@@ -205,12 +212,24 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
     }
   }
 
+  // `additionalProperties: {}` is reported as an open object where objects must be closed.
+  if (profile.typeRequired && !saysWhatItIs(node) && !(parentKeyword !== undefined && booleanFlagKeywords.has(parentKeyword) && profile.closedObjects)) {
+    emit('missing-type', profile.typeRequired, {
+      message: `Missing \`type\` at ${at(path)} for ${p}, which ${profile.typeRequired.reason}; add the \`type\` of the values it takes, or \`anyOf\` with one typed branch each`,
+      schemaPath: path,
+    });
+  }
   checkProperties(node, path, profile, emit);
   checkValues(node, path, tool, profile, emit);
 
   for (const child of children(node, path)) {
     if (!reported.has(child.keyword)) visit(child.schema, child.path, child.keyword, tool, profile, emit);
   }
+}
+
+/** A schema that says what its values are: a `type`, or a keyword that stands for one (a `$ref`, a union, an `enum`, a `const`). */
+function saysWhatItIs(node: SchemaNode): boolean {
+  return ['type', '$ref', 'anyOf', 'oneOf', 'allOf', 'enum', 'const'].some((keyword) => node[keyword] !== undefined);
 }
 
 function checkProperties(node: SchemaNode, path: string, profile: ProviderProfile, emit: Emit): void {
@@ -321,7 +340,7 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
   }
   if (arrayItems && isArraySchema(node) && node.items === undefined && node.prefixItems === undefined) {
     emit('array-missing-items', arrayItems, {
-      message: `Unexpected array without \`items\` at ${at(path)} for ${p}, which ${arrayItems.reason}; add \`items\` (\`{}\` if anything goes)`,
+      message: `Unexpected array without \`items\` at ${at(path)} for ${p}, which ${arrayItems.reason}; ${profile.typeRequired ? 'add `items` with the `type` of the elements' : 'add `items` (`{}` if anything goes)'}`,
       schemaPath: path,
     });
   }

@@ -119,8 +119,11 @@ export interface LimitFact extends Fact {
 
 export interface ProviderProfile {
   name: ProviderName;
-  /** The schema must be valid JSON Schema (it compiles with the Ajv that validation uses). */
-  validSchema: Fact;
+  /**
+   * The schema must be valid JSON Schema (it compiles with the Ajv that validation uses).
+   * `draft`: the provider reads every schema as this draft, whatever its `$schema` declares.
+   */
+  validSchema: Fact & { draft?: '2020-12' };
   toolNames: readonly NameFact[];
   propertyNames: readonly PropertyNameFact[];
   descriptionMaxLength?: Fact & { max: number };
@@ -130,7 +133,12 @@ export interface ProviderProfile {
   supportedKeywords?: SupportedKeywordsFact;
   rejectedKeywords: readonly KeywordFact[];
   rootObject?: Fact;
-  rootUnion?: Fact;
+  /** The root object must have `properties` (`{}` when the tool takes no arguments). */
+  rootProperties?: Fact;
+  /** Keywords not allowed at the root: `anyOf`, `oneOf`, `allOf` unless `keywords` says otherwise. */
+  rootUnion?: Fact & { keywords?: readonly string[] };
+  /** Every schema node must say what it is: a `type`, or a `$ref`, `anyOf`, `enum` or `const` standing for one. */
+  typeRequired?: Fact;
   closedObjects?: Fact;
   allRequired?: Fact;
   formats?: Fact & { allowed: readonly string[] };
@@ -180,8 +188,9 @@ const anthropic: ProviderProfile = {
     },
   ],
   validSchema: {
+    draft: '2020-12',
     source: sources.anthropicDefineTools,
-    reason: 'requires `input_schema` to be valid JSON Schema (draft 2020-12)',
+    reason: 'requires `input_schema` to be valid JSON Schema draft 2020-12 (whatever its `$schema` declares)',
     rejected: {
       issue: 'anthropics/anthropic-sdk-java#241',
       error: 'tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).',
@@ -300,6 +309,19 @@ const openai: ProviderProfile = {
     reason: `rejects array schemas without \`items\`, strict or not (${seenInErrors('`invalid_function_parameters`: "array schema missing items"')})`,
     ...seen('modelscope/ms-agent#610', "Invalid schema for function 'get_room_layout': In context=('properties', 'objects'), array schema missing items."),
   },
+  rootObject: {
+    reason: `requires \`parameters\` to be an object schema, strict or not (${seenInErrors('"schema must have type \'object\'"')})`,
+    ...seen('cecli-dev/cecli#281', "Invalid schema for function 'InsertBlock': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level."),
+  },
+  rootUnion: {
+    keywords: ['anyOf', 'oneOf', 'allOf', 'enum', 'not'],
+    reason: `rejects \`oneOf\`, \`anyOf\`, \`allOf\`, \`enum\` and \`not\` at the top level, strict or not (${seenInErrors('"... not have \'oneOf\'/\'anyOf\'/\'allOf\'/\'enum\'/\'not\' at the top level"')})`,
+    ...seen('cecli-dev/cecli#281', "Invalid schema for function 'InsertBlock': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level."),
+  },
+  rootProperties: {
+    reason: `rejects a root object without \`properties\`, strict or not, even for a tool that takes no arguments (${seenInErrors('"object schema missing properties"')})`,
+    ...seen('evalstate/fast-agent#143', "Invalid schema for function 'mongodb-list-databases': In context=(), object schema missing properties."),
+  },
   limits: [],
 };
 
@@ -318,6 +340,12 @@ const openaiStrict: ProviderProfile = {
         issue: 'makenotion/notion-mcp-server#117',
         error: "Invalid schema for function 'notion-create-comment': In context=('properties', 'rich_text', 'items'), 'allOf' is not permitted.",
       },
+    },
+    {
+      keywords: ['oneOf'],
+      reason: `does not permit \`oneOf\` in strict mode, only \`anyOf\` (${seenInErrors('"\'oneOf\' is not permitted"')})`,
+      fix: 'write the union with `anyOf` (a discriminated union stays one: each branch fixes its tag with `const` or `enum`)',
+      ...seen('livekit/agents#5302', "Invalid schema for function '<function>': In context=(), 'oneOf' is not permitted."),
     },
     {
       keywords: [
@@ -351,7 +379,7 @@ const openaiStrict: ProviderProfile = {
     },
   ],
   rootObject: { source: sources.openaiStructuredOutputs, reason: 'requires the root to be an object in strict mode' },
-  rootUnion: { source: sources.openaiStructuredOutputs, reason: 'rejects a root `anyOf` in strict mode' },
+  rootUnion: { keywords: ['anyOf', 'oneOf', 'allOf', 'enum', 'not'], source: sources.openaiStructuredOutputs, reason: 'rejects a root `anyOf` (or any other root that is not a plain object) in strict mode' },
   closedObjects: {
     source: sources.openaiStructuredOutputs,
     reason: 'requires `additionalProperties: false` on every object in strict mode',
@@ -376,6 +404,15 @@ const openaiStrict: ProviderProfile = {
   booleanSchemas: {
     source: sources.openaiTransform,
     reason: "cannot represent boolean subschemas in strict mode (the SDK's strict transform refuses them)",
+  },
+  typeRequired: {
+    reason: `requires every schema in strict mode to say its type (${seenInErrors('"schema must have a \'type\' key"')}); \`{}\`, "anything", cannot be written`,
+    ...seen('can1357/oh-my-pi#211', "Invalid schema for function 'mcp_notebooklm_mcp_studio_revise': In context=('properties', 'slide_instructions', 'items'), schema must have a 'type' key."),
+  },
+  refSiblings: {
+    allowed: [],
+    reason: `allows nothing beside a \`$ref\` in strict mode, not even \`description\` (${seenInErrors('"$ref cannot have keywords"')})`,
+    ...seen('vectorize-io/hindsight#3944', "Invalid schema for response_format 'response': context=('properties', 'labels'), $ref cannot have keywords {'description'}"),
   },
   limits: [
     { measure: 'properties', max: 5000, reason: 'accepts at most 5000 object properties a schema', source: sources.openaiStructuredOutputs },
@@ -503,8 +540,9 @@ const bedrock: ProviderProfile = {
   ],
   propertyNames: [],
   validSchema: {
+    draft: '2020-12',
     source: sources.bedrockToolInputSchema,
-    reason: 'requires `inputSchema.json` to be a JSON Schema',
+    reason: 'requires `inputSchema.json` to be valid JSON Schema draft 2020-12 for Claude models (whatever its `$schema` declares)',
     rejected: {
       issue: 'acomagu/vscode-as-mcp-server#6',
       error: 'Error processing Bedrock stream: The model returned the following errors: tools.18.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12).',

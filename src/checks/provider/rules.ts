@@ -21,6 +21,16 @@ export const providerRules = defineRules('provider', {
     description: 'The input schema is a union (`anyOf`, `oneOf`, `allOf`) at the top level.',
     fix: 'Make the root a plain object and move the variants into one property, or split the tool',
   },
+  'object-missing-properties': {
+    severity: 'error',
+    description: 'The input schema root is an object without `properties`, which the provider rejects even for a tool that takes no arguments.',
+    fix: 'Add `"properties": {}` to the root object',
+  },
+  'missing-type': {
+    severity: 'error',
+    description: 'A schema that does not say its type (`{}`, or one with only a `description`), where strict mode needs every schema typed.',
+    fix: 'Add the `type` of the values it takes, or `anyOf` with one typed branch each',
+  },
   'root-not-object': {
     severity: 'error',
     description: 'The input schema root does not declare `type: "object"`.',
