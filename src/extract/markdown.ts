@@ -214,6 +214,41 @@ function isClosed(text: string, start: number, end: number): boolean {
 }
 
 /**
+ * A fence marker followed on its line by a chat template's special token, as a rendered
+ * transcript writes a turn's end: ```` ```<end_of_turn> ```` (Gemma), ```` ```<|im_end|> ````,
+ * ```` ```<|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|>... ```` (Command R). CommonMark reads
+ * no closing fence there, so the code block would run on to the end of the text and hide every
+ * call after it; a model reads the turn as ended. The token and the rest of its line are read
+ * as spaces (same length: offsets hold), so the marker closes the fence; a fence closed so ends
+ * at its marker, and the rest of the line is read as the text after it (DeepSeek's template
+ * starts the next call there).
+ */
+const fenceThenToken = /^([ \t]{0,3}(?:`{3,}|~{3,}))((?:<\|[^|\n]{1,64}\|>|<\uFF5C[^\uFF5C\n]{1,64}\uFF5C>|<\/?(?:end_of_turn|start_of_turn|eos|bos|s|eot)>).*)$/gm;
+
+function withoutTokensAfterFences(text: string): { text: string; markerEnds: Map<number, number> } {
+  // Where each rewritten line ends (its last character), and where its marker ends.
+  const markerEnds = new Map<number, number>();
+  const out = text.replace(fenceThenToken, (line: string, marker: string, rest: string, at: number) => {
+    markerEnds.set(at + (line.endsWith('\r') ? line.length - 1 : line.length), at + marker.length);
+    return marker + ' '.repeat(rest.length);
+  });
+  return { text: out, markerEnds };
+}
+
+/** Fences closed by a rewritten line end at its marker. */
+function endAtMarkers(structure: Structure, text: string, markerEnds: ReadonlyMap<number, number>): Structure {
+  for (const f of structure.fences) {
+    // The fence's last line: its end, less the line break the range may include.
+    let lineEnd = f.end;
+    if (text[lineEnd - 1] === '\n') lineEnd--;
+    if (text[lineEnd - 1] === '\r') lineEnd--;
+    const markerEnd = markerEnds.get(lineEnd);
+    if (markerEnd !== undefined && markerEnd > f.start) f.end = markerEnd;
+  }
+  return structure;
+}
+
+/**
  * Fences and block quotes of `text`. Texts without a fence marker or a block-quote line
  * skip the parse: they have neither.
  */
@@ -221,6 +256,10 @@ export function blockStructure(text: string, mode: ParseMode): Structure {
   // A byte order mark opens no block, and micromark drops it, which would move every offset of
   // the full parse by one: read it as the space it stands for, so offsets hold in both modes.
   if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
+  if (text.includes('```<') || text.includes('~~~<')) {
+    const view = withoutTokensAfterFences(text);
+    if (view.markerEnds.size > 0) return endAtMarkers(blockStructure(view.text, mode), text, view.markerEnds);
+  }
   const structure: Structure = { fences: [], quotes: [] };
   if (mode === 'fast' && !text.includes('```') && !text.includes('~~~') && !/^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*>/m.test(text)) {
     return structure;

@@ -8,8 +8,9 @@
  *   the legacy `function_call` (on a message or alone), a Responses item
  *   `{"type": "function_call", "call_id", "name", "arguments"}`;
  * - Gemini: `{"functionCall": {"name", "args"}}`;
- * - `{name | tool | tool_name | function | action, arguments | args | input | parameters | tool_input | action_input}`,
- *   smolagents' `{"action", "action_input"}` among them;
+ * - `{name | tool | tool_name | function | action, arguments | args | input | parameters | tool_input | action_input | action_variables | params}`,
+ *   smolagents' `{"action", "action_input"}` and Semantic Kernel's `{"action", "action_variables"}` among them;
+ * - Bedrock Converse's `{"toolUse": {"toolUseId", "name", "input"}}` and an MCP `tools/call` request;
  * - containers: an array of any of these (content blocks of other types and call-less
  *   messages in it are skipped), a `tool_calls` list, a message (`role` with `tool_calls`,
  *   `function_call` or `content` blocks), a `{content}` or `{message}` wrapper, a request body
@@ -98,7 +99,8 @@ function isDefinition(value: Obj): boolean {
 /** Content blocks and list items of these types may be calls; other typed items (text, images, tool results, thinking, server tools) are not. */
 const callBlockTypes = new Set(['tool_use', 'function', 'function_call', 'tool_call']);
 
-const argumentKeys = ['arguments', 'args', 'input', 'parameters', 'tool_input', 'action_input'] as const;
+// `action_variables`: Semantic Kernel's stepwise planner; `params`: MemGPT's and other local-model prompts.
+const argumentKeys = ['arguments', 'args', 'input', 'parameters', 'tool_input', 'action_input', 'action_variables', 'params'] as const;
 /** Keys a call carries besides its name and arguments. */
 const callIdKeys = new Set(['id', 'call_id', 'type', 'index', 'name']);
 
@@ -256,6 +258,11 @@ class Reading {
       return { kind: 'calls', calls: [this.call(fc.name, key, fc.args ?? fc.arguments, idOf(fc.id) ?? idOf(value.id))] };
     }
     if (typeof value.role === 'string') return { kind: 'calls', calls: this.fromMessage(value) };
+    // Bedrock Converse's content block `{"toolUse": {"toolUseId", "name", "input"}}`, and its response `{"output": {"message": {...}}}`.
+    if (isObject(value.toolUse)) return this.one(value.toolUse);
+    if (isObject(value.output) && isObject(value.output.message) && typeof value.output.message.role === 'string') return this.one(value.output.message);
+    // An MCP `tools/call` request: the call is its `params`, `{name, arguments}`.
+    if (value.method === 'tools/call' && isObject(value.params)) return this.one(value.params);
     // A request body or an MCP `sampling/createMessage` request: the calls are in its messages.
     if (Array.isArray(value.messages) && value.messages.some((m) => isObject(m) && typeof m.role === 'string')) return this.fromArray(value.messages);
     if (isObject(value.params) && Array.isArray(value.params.messages)) return this.one(value.params);
@@ -323,7 +330,7 @@ export function callsFromValue(value: unknown, mode: ShapeMode = 'prompt'): Shap
  * Used where the container does not say so (a `json` fence, prose).
  */
 export function looksLikeCall(text: string): boolean {
-  if (/["'](?:arguments|args|tool_calls|tool_input|action_input|functionCall|function_call)["']\s*:/.test(text)) return true;
+  if (/["'](?:arguments|args|tool_calls|tool_input|action_input|action_variables|functionCall|function_call|toolUse)["']\s*:/.test(text)) return true;
   if (/["']type["']\s*:\s*["']tool_use["']/.test(text)) return true;
   return /["'](?:name|function)["']\s*:/.test(text) && /["'](?:input|parameters)["']\s*:/.test(text) && !/["']properties["']\s*:/.test(text);
 }

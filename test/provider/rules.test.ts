@@ -561,7 +561,7 @@ describe('lintTools', () => {
     };
     for (const provider of providerNames) expect(lintTools([tool(schema)], provider).filter((d) => d.ruleId === providerRules['invalid-schema'].id)).toEqual([]);
     // A property named `nullable` is a property: its schema is still checked.
-    const typo = { ...schema, properties: { ...schema.properties, nullable: { type: 'dict' } } } as JsonSchemaObject;
+    const typo = { ...schema, properties: { ...(schema.properties as object), nullable: { type: 'dict' } } } as JsonSchemaObject;
     expect(lintTools([tool(typo)], 'openai').filter((d) => d.ruleId === providerRules['invalid-schema'].id).map((d) => d.schemaPath)).toEqual(['/properties/nullable/type']);
   });
 

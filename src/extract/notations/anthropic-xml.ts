@@ -2,7 +2,8 @@
  * Anthropic's XML: `<function_calls><invoke name="x"><parameter name="a">1</parameter></invoke></function_calls>`
  * (with or without the `antml:` prefix), and the older form that names the tool in a child
  * element: `<invoke><tool_name>x</tool_name><parameters><a>1</a></parameters></invoke>`.
- * Parameter values are text, typed by the tool's schema as the API types them.
+ * Parameter values are text, typed by the tool's schema as the API types them. MiniMax M2
+ * writes the same `<invoke>` elements inside `<minimax:tool_call>`; its parsers trim values.
  */
 import { skipWhitespace } from '../json.js';
 import { defineNotation, type NotationContext, type ParsedCall } from '../notation.js';
@@ -94,16 +95,18 @@ interface XmlMatch {
   bodyStart: number;
   bodyEnd: number;
   closed: boolean;
+  /** The wrapper's closing tag, for messages. */
+  close: string;
 }
 
-const where = '`<function_calls>` block';
+const wrapper = '(?:(?:antml:)?function_calls|minimax:tool_call)';
 
 export const anthropicXmlNotation = defineNotation<XmlMatch>({
   name: 'anthropic-xml',
   description: '`<function_calls>` with `<invoke name>` and `<parameter name>` elements',
   *find(text) {
-    const openRe = /<(?:antml:)?function_calls>/g;
-    const closeRe = /<\/(?:antml:)?function_calls>/g;
+    const openRe = new RegExp(`<${wrapper}>`, 'g');
+    const closeRe = new RegExp(`</${wrapper}>`, 'g');
     // The first close after the current tag, kept while tags open before it (see hermes.ts).
     let close: RegExpExecArray | null | undefined;
     for (let m = openRe.exec(text); m; m = openRe.exec(text)) {
@@ -113,29 +116,32 @@ export const anthropicXmlNotation = defineNotation<XmlMatch>({
         closeRe.lastIndex = bodyStart;
         close = closeRe.exec(text);
       }
-      const reopenRe = /<(?:antml:)?function_calls>/g;
+      const reopenRe = new RegExp(`<${wrapper}>`, 'g');
       reopenRe.lastIndex = bodyStart;
       const reopen = reopenRe.exec(text);
+      const where = `\`${m[0]}\` block`;
+      const closeTag = `</${m[0].slice(1)}`;
       if (!close || (reopen && reopen.index < close.index)) {
         const k = skipWhitespace(text, bodyStart);
         if (/^<(?:antml:)?invoke\b/.test(text.slice(k, k + 16))) {
           const end = reopen ? reopen.index : text.length;
-          yield { start: at, end, where, bodyStart, bodyEnd: end, closed: false };
+          yield { start: at, end, where, bodyStart, bodyEnd: end, closed: false, close: closeTag };
         }
         continue;
       }
       const end = close.index + close[0].length;
-      yield { start: at, end, where, bodyStart, bodyEnd: close.index, closed: true };
+      yield { start: at, end, where, bodyStart, bodyEnd: close.index, closed: true, close: closeTag };
       openRe.lastIndex = end;
     }
   },
   parse(match, context) {
-    if (!match.closed) return { error: 'Unclosed `<function_calls>` block, expected `</function_calls>` after the last `</invoke>`' };
+    if (!match.closed) return { error: `Unclosed ${match.where}, expected \`${match.close}\` after the last \`</invoke>\`` };
     const body = context.text.slice(match.bodyStart, match.bodyEnd);
     if (!/\S/.test(body)) return [];
     const parsed = parseInvokes(body);
     if (!parsed.ok) return parsed.name === undefined ? { error: parsed.message } : { error: parsed.message, tool: parsed.name };
-    if (parsed.invokes.length === 0) return { error: `Unexpected content in ${where}, expected \`<invoke name="tool_name">\` with \`<parameter name="...">value</parameter>\` inside` };
-    return parsed.invokes.map((inv) => typedCall(inv.name, inv.params, context, true));
+    if (parsed.invokes.length === 0) return { error: `Unexpected content in ${match.where}, expected \`<invoke name="tool_name">\` with \`<parameter name="...">value</parameter>\` inside` };
+    const verbatim = !match.close.includes('minimax');
+    return parsed.invokes.map((inv) => typedCall(inv.name, inv.params, context, verbatim));
   },
 });

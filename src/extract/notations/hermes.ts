@@ -1,6 +1,7 @@
-/** `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`: Hermes, Qwen 2.5 and most open-weight chat templates. */
+/** `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`: Hermes, Qwen 2.5 and most open-weight chat templates; GLM-4.5's key/value pairs in the same tags. */
 import { skipWhitespace } from '../json.js';
-import { defineNotation } from '../notation.js';
+import { defineNotation, type NotationContext, type ParsedCall } from '../notation.js';
+import { typedCall } from './anthropic-xml.js';
 import { jsonBody } from './json.js';
 
 interface HermesMatch {
@@ -10,6 +11,23 @@ interface HermesMatch {
   bodyStart: number;
   bodyEnd: number;
   closed: boolean;
+}
+
+const glmBody = /^\s*([A-Za-z_][\w.:-]*)\s*((?:<arg_key>[\s\S]*?<\/arg_key>\s*<arg_value>[\s\S]*?<\/arg_value>\s*)*)$/;
+const glmPair = /<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g;
+
+/**
+ * GLM-4.5's `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>`:
+ * a call when it has at least one argument, or names a tool the prompt has (a bare word in the
+ * tags is otherwise a mention). Values are typed by the tool's schema, as GLM's parsers type them.
+ */
+function glmCall(body: string, context: NotationContext): ParsedCall | undefined {
+  const m = glmBody.exec(body);
+  if (!m) return undefined;
+  const name = m[1]!;
+  const pairs = [...m[2]!.matchAll(glmPair)].map((p) => [p[1]!.trim(), p[2]!] as const);
+  if (pairs.length === 0 && !context.tools.has(name)) return undefined;
+  return typedCall(name, pairs, context);
 }
 
 const OPEN = '<tool_call>';
@@ -50,6 +68,9 @@ export const hermesNotation = defineNotation<HermesMatch>({
     if (/^\s*[A-Za-z_][\w.-]*\s*(?:\(|[A-Za-z_][\w-]*\s*=)/.test(body) && !/[{[]/.test(body)) {
       return { error: 'Unexpected text in `<tool_call>` block, expected a JSON object with `name` and `arguments`' };
     }
+    // GLM-4.5 and later: the name, then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs, values typed by the schema.
+    const glm = glmCall(body, context);
+    if (glm) return [glm];
     // `<tool_call></tool_call>` or `` `<tool_call>` and `</tool_call>` `` in prose names the tags; it holds no call.
     if (!/[{[(:"]/.test(body)) return [];
     // Hermes' own parser falls back to Python's literal_eval, so `{'name': ...}` is a call too.

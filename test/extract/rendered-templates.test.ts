@@ -1,0 +1,68 @@
+import { describe, expect, test } from '@jest/globals';
+import { extractToolCalls } from '../../src/extract/index.js';
+import { blockStructure } from '../../src/extract/markdown.js';
+import { normalizeTools } from '../../src/tools/normalize.js';
+
+// Texts as chat templates render them, and call shapes of agent frameworks, that real prompts use.
+
+const calls = (text: string, tools = normalizeTools([])) => extractToolCalls(text, { tools }).examples.map((e) => [e.name, e.arguments, e.line]);
+
+describe('a fence closed by a marker that a special token follows on its line', () => {
+  const gemma = ['```tool_code', 'print(convert(amount=2, currency="USD"))', '```<end_of_turn>', '<start_of_turn>user', '<tool_call>', '{"name": "get_weather", "arguments": {"city": "Paris"}}', '</tool_call>', ''].join('\n');
+
+  test('closes the fence: the call after it is read, in both parse modes', () => {
+    const tools = normalizeTools([{ name: 'convert', input_schema: { type: 'object', properties: { amount: { type: 'number' }, currency: { type: 'string' } } } }, { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }]);
+    expect(calls(gemma, tools)).toEqual([
+      ['convert', { amount: 2, currency: 'USD' }, 2],
+      ['get_weather', { city: 'Paris' }, 5],
+    ]);
+    for (const text of [gemma, gemma.replace(/\n/g, '\r\n')]) {
+      const fast = blockStructure(text, 'fast');
+      expect(blockStructure(text, 'full')).toEqual(fast);
+      // The fence ends at its marker, not at the end of the token's line.
+      expect(fast.fences.map((f) => text.slice(f.start, f.end))).toEqual([text.slice(0, text.indexOf('```<end_of_turn>') + 3)]);
+    }
+  });
+
+  test('the rest of the closing line is read as text: a call a template starts there is found', () => {
+    const text = ['```json', '{"x": 1}', '```<|im_end|><tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>', ''].join('\n');
+    expect(calls(text)).toEqual([['get_weather', { city: 'Oslo' }, 3]]);
+  });
+
+  test('a plain closing fence and an unclosed one read as before', () => {
+    const open = ['```python', 'x = 1', '<tool_call>{"name": "a", "arguments": {}}</tool_call>', ''].join('\n');
+    expect(calls(open)).toEqual([]);
+    const closed = ['```python', 'x = 1', '```', '<tool_call>{"name": "a", "arguments": {}}</tool_call>', ''].join('\n');
+    expect(calls(closed)).toEqual([['a', {}, 4]]);
+  });
+});
+
+describe('call shapes of agent frameworks and protocols', () => {
+  test("Semantic Kernel's `action_variables` and MemGPT's `params` hold the arguments", () => {
+    expect(calls('```json\n{"action": "CalculatorPlugin.Add", "action_variables": {"number1": "5"}}\n```\n')).toEqual([['CalculatorPlugin.Add', { number1: '5' }, 1]]);
+    expect(calls('```json\n{"function": "send_message", "params": {"message": "hi"}}\n```\n')).toEqual([['send_message', { message: 'hi' }, 1]]);
+    // A JSON-RPC request is not a call of its method.
+    expect(calls('```json\n{"jsonrpc": "2.0", "method": "resources/read", "params": {"uri": "file:///a"}}\n```\n')).toEqual([]);
+  });
+
+  test("an MCP `tools/call` request is a call of its params; Bedrock Converse's `toolUse` block is one call", () => {
+    expect(calls('```json\n{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "New York"}}}\n```\n')).toEqual([['get_weather', { location: 'New York' }, 1]]);
+    expect(calls('```json\n{"role": "assistant", "content": [{"text": "Let me look."}, {"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"id": 7}}}]}\n```\n')).toEqual([['lookup', { id: 7 }, 2]]);
+    expect(calls('```json\n{"output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"id": 8}}}]}}, "stopReason": "tool_use"}\n```\n')).toEqual([['lookup', { id: 8 }, 1]]);
+  });
+
+  test("GLM-4.5's key/value pairs in `<tool_call>`, typed by the schema; a bare word in the tags is a mention unless it names a tool", () => {
+    const tools = normalizeTools([{ name: 'set_volume', input_schema: { type: 'object', properties: { level: { type: 'integer' }, room: { type: 'string' } } } }, { name: 'ping', input_schema: { type: 'object', properties: {} } }]);
+    const text = '<tool_call>set_volume\n<arg_key>level</arg_key>\n<arg_value>7</arg_value>\n<arg_key>room</arg_key>\n<arg_value>42</arg_value>\n</tool_call>\n\n<tool_call>ping</tool_call>\n\nWrap calls in <tool_call>name</tool_call>.\n';
+    expect(calls(text, tools)).toEqual([
+      ['set_volume', { level: 7, room: '42' }, 1],
+      ['ping', {}, 8],
+    ]);
+  });
+
+  test("MiniMax-M2's `<minimax:tool_call>` holds `<invoke>` elements; an unclosed one names its own tag", () => {
+    expect(calls('<minimax:tool_call><invoke name="get_weather"><parameter name="city">\nSeattle\n</parameter></invoke></minimax:tool_call>\n')).toEqual([['get_weather', { city: 'Seattle' }, 1]]);
+    const unclosed = extractToolCalls('<minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter></invoke>\n');
+    expect(unclosed.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('Unclosed `<minimax:tool_call>` block, expected `</minimax:tool_call>`')]);
+  });
+});
