@@ -5,12 +5,15 @@ import type * as TS from 'typescript';
 import type * as TSJ from 'ts-json-schema-generator';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
-import { requireOptional } from '../util/optional.js';
+import { requireBeside, requireOptional } from '../util/optional.js';
 import { suggestName } from '../util/suggest.js';
 
 // Both are optional peer dependencies: only a config with a TypeScript handler type needs them.
+// TypeScript is the copy the generator resolves (its own dependency): a project on TypeScript 7,
+// whose compiler API the generator is not written against, still gets one that works.
 const needs = 'The config';
-const versionOf = (name: 'ts-json-schema-generator' | 'typescript'): string => requireOptional<{ version: string }>(`${name}/package.json`, needs).version;
+const versionOf = (name: 'ts-json-schema-generator' | 'typescript'): string =>
+  (name === 'typescript' ? requireBeside<{ version: string }>('typescript/package.json', 'ts-json-schema-generator', needs) : requireOptional<{ version: string }>(`${name}/package.json`, needs)).version;
 
 let version: string | undefined;
 
@@ -24,7 +27,13 @@ let compiler: { ts: typeof TS; tsj: typeof TSJ } | undefined;
 
 // Loading the compiler and the generator takes most of a second; a run answered from the cache never pays it.
 function load(): { ts: typeof TS; tsj: typeof TSJ } {
-  compiler ??= { ts: requireOptional<typeof TS>('typescript', needs), tsj: requireOptional<typeof TSJ>('ts-json-schema-generator', needs) };
+  if (compiler) return compiler;
+  const ts = requireBeside<typeof TS>('typescript', 'ts-json-schema-generator', needs);
+  // A compiler without the API the generator calls (a future major) is named, not a TypeError deep inside it.
+  if (typeof ts.createProgram !== 'function' || ts.ScriptTarget === undefined) {
+    throw new InputError('config/missing-dependency', `The config reads TypeScript handler types, and the \`typescript\` that ts-json-schema-generator resolves (${versionOf('typescript')}) has no compiler API it can use; expected TypeScript 5 or 6: \`npm i -D ts-json-schema-generator typescript@5\``);
+  }
+  compiler = { ts, tsj: requireOptional<typeof TSJ>('ts-json-schema-generator', needs) };
   return compiler;
 }
 

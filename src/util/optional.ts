@@ -53,3 +53,25 @@ export function requireOptional<T>(name: OptionalPackage | `${OptionalPackage}/p
     throw error;
   }
 }
+
+/**
+ * `require(name)` as `beside` requires it: the copy of `name` that package resolves, which is
+ * its own dependency when the project's copy is another major. The same InputError when
+ * either is missing. `origin`: where `beside` is looked up from (this package, by default).
+ */
+export function requireBeside<T>(name: OptionalPackage | `${OptionalPackage}/package.json`, beside: OptionalPackage, what: string, origin: string = import.meta.url): T {
+  const base = name.replace(/\/package\.json$/, '') as OptionalPackage;
+  let from: string;
+  try {
+    from = createRequire(origin).resolve(`${beside}/package.json`);
+  } catch (error) {
+    if (isMissing(error, beside)) throw missingPackage(beside, what, error);
+    throw error;
+  }
+  try {
+    return createRequire(from)(name) as T;
+  } catch (error) {
+    if (isMissing(error, base)) throw missingPackage(base, what, error);
+    throw error;
+  }
+}
