@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { readRegularFileSync } from './util/files.js';
-import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
 import { configFileNames } from './config/index.js';
 import { InputError } from './util/errors.js';
 import { isRecord } from './util/values.js';
@@ -27,6 +28,23 @@ const npmPlaceholderTest = /^echo "Error: no test specified" && exit 1$/;
 
 /** Jest runs this package's ES modules only with Node's VM modules turned on. */
 export const jestTestScript = 'node --experimental-vm-modules node_modules/jest/bin/jest.js';
+
+/**
+ * The test script for a project in `dir`: Jest's own bin where the project resolves it. In an
+ * npm workspace Jest is hoisted to the root's node_modules, where `node_modules/jest/...`
+ * relative to the package does not exist; before Jest is installed, the usual place.
+ */
+export function jestTestScriptFor(dir: string): string {
+  let bin: string;
+  try {
+    bin = join(dirname(createRequire(join(dir, 'package.json')).resolve('jest/package.json')), 'bin', 'jest.js');
+  } catch {
+    return jestTestScript;
+  }
+  const path = relative(dir, bin).split(sep).join('/');
+  if (path === 'node_modules/jest/bin/jest.js') return jestTestScript;
+  return `node --experimental-vm-modules ${/[\s"'$`\\]/.test(path) ? JSON.stringify(path) : path}`;
+}
 
 const jestConfigNames = ['jest.config.js', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.ts', 'jest.config.mts', 'jest.config.cts', 'jest.config.json'];
 
@@ -269,12 +287,14 @@ export function initProject(dir: string): InitResult {
   }
 
   const next: string[] = [];
+  // Where Jest is, when the project has it (hoisted to a workspace root, say); else where `npm i -D jest` puts it.
+  const jestScript = jest ? jestTestScriptFor(dir) : jestTestScript;
   if (!pkg) {
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, scripts: { test: jestTestScript } }, null, 2)}\n`, { flag: 'wx' });
-    steps.push({ file: 'package.json', action: 'created', note: `with the test script \`${jestTestScript}\`` });
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, scripts: { test: jestScript } }, null, 2)}\n`, { flag: 'wx' });
+    steps.push({ file: 'package.json', action: 'created', note: `with the test script \`${jestScript}\`` });
   } else {
     const current = pkg.value.scripts?.test;
-    const script = vitest ? 'vitest run' : jestTestScript;
+    const script = vitest ? 'vitest run' : jestScript;
     if (current === undefined || npmPlaceholderTest.test(current)) {
       const updated = { ...pkg.value, scripts: { ...pkg.value.scripts, test: script } };
       const indent = /^[ \t]+/m.exec(pkg.text)?.[0] ?? '  ';
@@ -282,14 +302,16 @@ export function initProject(dir: string): InitResult {
       steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${script}\`` });
     } else if (!vitest && !current.includes('--experimental-vm-modules') && !/NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(current)) {
       steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
-      next.push(`Jest must run with Node's VM modules on: run it as \`${jestTestScript}\` (or set NODE_OPTIONS=--experimental-vm-modules)`);
+      next.push(`Jest must run with Node's VM modules on: run it as \`${jestScript}\` (or set NODE_OPTIONS=--experimental-vm-modules)`);
     } else steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
   }
 
   if (!jest && !vitest) next.push('npm install --save-dev jest');
   next.push('npm test                     # writes snapshots/ on this first local run');
   next.push('npx prompt-contract check    # the same checks, from the command line');
-  next.push('git add prompt-contract.config.mjs prompts snapshots && git commit   # review the snapshots first');
+  // Everything init wrote (the prompts folder once), and the snapshots the first run writes.
+  const written = [...new Set(steps.filter((s) => s.action !== 'kept').map((s) => (s.file.startsWith('prompts/') ? 'prompts' : s.file)))];
+  next.push(`git add ${[...written, 'snapshots'].map((f) => (/[\s"'$`\\]/.test(f) ? JSON.stringify(f) : f)).join(' ')} && git commit   # review the snapshots first`);
   return { steps, detected: { zod, jest, vitest, typescript, toolModules }, next };
 }
 

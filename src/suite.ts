@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Importer } from './config/index.js';
 import type { Diagnostic } from './report/diagnostic.js';
@@ -117,6 +117,11 @@ export const promptMatchers = {
 export interface ContractSuiteOptions {
   /** Config file; found in `cwd` by default. */
   config?: string;
+  /**
+   * The project folder: paths in findings are relative to it, and the config is found in it.
+   * By default the nearest folder holding a config, from the test file's folder upwards (a
+   * package of a monorepo, tested from the root), else the working directory.
+   */
   cwd?: string;
   /**
    * Compare the tools with the baseline committed at this git revision rather than the working
@@ -147,6 +152,15 @@ export interface ContractSuiteOptions {
    * is too short for a database query or a first schema compile on a busy CI runner.
    */
   timeout?: number;
+}
+
+/** The nearest folder holding a config file, from the test file's folder upwards; none when the test runner gives no path. */
+function projectOf(testPath: unknown, configNames: readonly string[]): string | undefined {
+  if (typeof testPath !== 'string' || testPath === '') return undefined;
+  for (let dir = dirname(testPath); ; dir = dirname(dir)) {
+    if (configNames.some((name) => existsSync(join(dir, name)))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /**
@@ -192,7 +206,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const run = await import('./checks/run.js');
   // The extractor's Markdown fallback cannot be required inside Jest's module system: load it now.
   await (await import('./extract/markdown.js')).preloadMarkdown();
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd ?? (options.config === undefined ? projectOf((g.expect.getState() as { testPath?: unknown }).testPath, (await import('./config/index.js')).configFileNames) : undefined) ?? process.cwd();
   const project = await placed(cwd, async () => {
     const loaded = await loadProject({ ...(options.config === undefined ? {} : { config: options.config }), cwd, importer: g.importer, lazyModule: true });
     // Before any test can write: `-u` manages only a folder of its own inside the project.

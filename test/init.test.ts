@@ -47,6 +47,33 @@ describe('prompt-contract init', () => {
     }
   });
 
+  test('says to commit everything it wrote, the test file and the Jest config included', () => {
+    const p = project({ 'package.json': npmInitPackage });
+    try {
+      const { next } = initProject(p.dir);
+      expect(next).toContain('git add prompt-contract.config.mjs prompts test/prompts.contract.test.mjs jest.config.mjs package.json snapshots && git commit   # review the snapshots first');
+    } finally {
+      p.remove();
+    }
+  });
+
+  test('in an npm workspace, the test script runs the Jest the package resolves (hoisted to the root), not a node_modules/jest it does not have', () => {
+    const root = project({ 'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }) });
+    try {
+      // Jest hoisted to the workspace root, as npm installs it for `npm i -D jest -w packages/agent`.
+      mkdirSync(join(root.dir, 'node_modules', 'jest', 'bin'), { recursive: true });
+      writeFileSync(join(root.dir, 'node_modules', 'jest', 'package.json'), JSON.stringify({ name: 'jest', version: '30.0.0' }));
+      writeFileSync(join(root.dir, 'node_modules', 'jest', 'bin', 'jest.js'), '');
+      const agent = join(root.dir, 'packages', 'agent');
+      mkdirSync(agent, { recursive: true });
+      writeFileSync(join(agent, 'package.json'), JSON.stringify({ name: 'agent', devDependencies: { jest: '^30.0.0' } }));
+      initProject(agent);
+      expect(JSON.parse(readFileSync(join(agent, 'package.json'), 'utf8')).scripts.test).toBe('node --experimental-vm-modules ../../node_modules/jest/bin/jest.js');
+    } finally {
+      root.remove();
+    }
+  });
+
   test('the scaffold checks clean apart from the snapshots a first local run writes', () => {
     const p = project({ 'package.json': npmInitPackage });
     try {
