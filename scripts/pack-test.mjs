@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The package as a user gets it: `npm pack`, installed from the tarball into fresh projects
-// outside this repository, with jest from the registry, then the user's own commands. Two
-// projects: plain JavaScript scaffolded by `prompt-contract init` (an .mjs config), and
-// TypeScript written by hand (a .ts config, zod tools, ts-jest). Run by .ci/run after the
-// suite; it needs the npm registry (or a warm npm cache) and takes a minute or two.
+// outside this repository, with jest from the registry, then the user's own commands. Four
+// projects: plain JavaScript scaffolded by `prompt-contract init` (an .mjs config);
+// TypeScript written by hand (a .ts config, zod tools, ts-jest); the same TypeScript in a
+// CommonJS package; Vitest. Run by .ci/run after the suite; it needs the npm registry (or a
+// warm npm cache) and takes a minute or two.
 //
 //   node scripts/pack-test.mjs [--keep]     # --keep leaves the projects in place to look at
 import { spawnSync } from 'node:child_process';
@@ -135,6 +136,28 @@ You manage {{user}}'s calendar.
     env: { PROMPT_CONTRACT_TEST_WORKERS_ONLY: '1', PROMPT_CONTRACT_THREAD_STATS: '1' },
     expect: /^(?=[\s\S]*prompts\/examples\/calendar\.yaml\n\s+3:\d+\s+error)(?=[\s\S]*prompt-contract threads: 0 \+ [1-9])/,
   });
+
+  // 2b. The same TypeScript in a CommonJS package (no "type", `"module": "commonjs"`, an
+  // extensionless import), as most existing TypeScript services are: ts-jest must still give
+  // Jest ES modules for the config and the suite, and the package's own CommonJS tests still run.
+  const cjs = join(work, 'ts-commonjs-project');
+  write(cjs, {
+    'package.json': `${JSON.stringify({ name: 'ts-cjs-agent', version: '1.0.0', private: true, scripts: { test: 'node --experimental-vm-modules node_modules/jest/bin/jest.js' } }, null, 2)}\n`,
+    'tsconfig.json': `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, esModuleInterop: true, skipLibCheck: true }, include: ['src', 'test', '*.ts'] }, null, 2)}\n`,
+    'jest.config.mjs': "import { promptContractJestConfig } from 'prompt-contract/jest-config';\n\nexport default promptContractJestConfig();\n",
+    'src/tools.ts': readFileSync(join(ts, 'src/tools.ts'), 'utf8'),
+    'src/sum.ts': 'export const sum = (a: number, b: number): number => a + b;\n',
+    'src/sum.test.ts': "import { sum } from './sum';\n\ntest('adds', () => expect(sum(1, 2)).toBe(3));\n",
+    'prompt-contract.config.ts': readFileSync(join(ts, 'prompt-contract.config.ts'), 'utf8').replace("'./src/tools.js'", "'./src/tools'"),
+    'prompts/calendar.prompt': readFileSync(join(ts, 'prompts/calendar.prompt'), 'utf8'),
+    'prompts/partials/_call.prompt': readFileSync(join(ts, 'prompts/partials/_call.prompt'), 'utf8'),
+    'prompts/examples/calendar.yaml': readFileSync(join(ts, 'prompts/examples/calendar.yaml'), 'utf8').replace('minutes: 1', 'minutes: 15'),
+    'prompts/cases/calendar.yaml': readFileSync(join(ts, 'prompts/cases/calendar.yaml'), 'utf8'),
+    'test/prompts.test.ts': readFileSync(join(ts, 'test/prompts.test.ts'), 'utf8'),
+  });
+  step('ts-cjs: npm install the tarball, jest, ts-jest, typescript and zod', 'npm', [...npmInstall, tarball, 'jest', 'ts-jest', 'typescript', 'zod'], cjs);
+  step('ts-cjs: npm test writes the first snapshots and runs the CommonJS tests too', 'npm', ['test', '--', '--ci=false'], cjs, { env: { CI: '' }, expect: /^(?=[\s\S]*snapshots? written)(?=[\s\S]*PASS src\/sum\.test\.ts)/ });
+  step('ts-cjs: npx prompt-contract check', 'npx', ['prompt-contract', 'check'], cjs, { expect: /No problems found/ });
 
   // 3. Vitest: the same suite through prompt-contract/vitest, with Vitest's own -u and CI.
   const vt = join(work, 'vitest-project');

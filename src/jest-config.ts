@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -26,6 +26,23 @@ function resolvable(name: string, rootDir: string): boolean {
   }
 }
 
+/** Whether the package at `rootDir` is `"type": "module"`: its TypeScript already compiles to ES modules under NodeNext. */
+function isModulePackage(rootDir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { type?: unknown }).type === 'module';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Over a CommonJS package's tsconfig (`"module": "commonjs"`, or NodeNext in a package without
+ * `"type": "module"`), ts-jest would emit CommonJS into Jest's ES module loader, and the config
+ * and test file fail with "exports is not defined". Only the output format changes; the rest
+ * of the project's tsconfig stands.
+ */
+const esmOutput = { module: 'esnext', moduleResolution: 'bundler' };
+
 /**
  * A Jest config for a project that runs `contractSuite`: ES modules throughout (this package
  * ships only ES modules), `.mjs` and, with ts-jest, `.ts` test files, the snapshot folder out
@@ -46,7 +63,7 @@ export function promptContractJestConfig(overrides: JestConfig = {}, options: Je
     globalSetup: createRequire(import.meta.url).resolve('./jest-esm-check.cjs'),
     watchPathIgnorePatterns: [`<rootDir>/${options.snapshots ?? 'snapshots'}/`],
     // No transform for JavaScript: Jest's default (babel-jest) would turn ES modules into CommonJS.
-    transform: typescript ? { '^.+\\.m?tsx?$': ['ts-jest', { useESM: true }] } : {},
+    transform: typescript ? { '^.+\\.m?tsx?$': ['ts-jest', { useESM: true, ...(isModulePackage(rootDir) ? {} : { tsconfig: esmOutput }) }] } : {},
   };
   if (typescript) {
     config.extensionsToTreatAsEsm = ['.ts', '.tsx', '.mts'];
