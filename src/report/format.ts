@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { styleText } from 'node:util';
 import { summarize, type Diagnostic, type Severity } from './diagnostic.js';
 
@@ -79,13 +80,26 @@ function escapeProperty(text: string): string {
   return escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
 }
 
+/**
+ * A finding's file as GitHub places annotations: relative to the repository's root
+ * (`GITHUB_WORKSPACE`), not to the folder the command ran in, so a monorepo package checked
+ * from its own folder annotates `packages/agent/prompts/...`. Outside Actions, or for a file
+ * outside the workspace, the path stays as it is.
+ */
+function workspacePath(file: string, workspace: string | undefined): string {
+  if (workspace === undefined || workspace === '') return file;
+  const inWorkspace = relative(workspace, resolve(file));
+  if (inWorkspace === '' || inWorkspace.startsWith('..') || isAbsolute(inWorkspace)) return file;
+  return inWorkspace.split(sep).join('/');
+}
+
 /** GitHub Actions workflow commands: one annotation per finding, shown on the pull request's diff. */
-export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+export function formatGithub(diagnostics: readonly Diagnostic[], workspace: string | undefined = process.env.GITHUB_WORKSPACE): string {
   const level: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
   return sortDiagnostics(diagnostics)
     .map((d) => {
       const props = [
-        d.file === undefined ? undefined : `file=${escapeProperty(d.file)}`,
+        d.file === undefined ? undefined : `file=${escapeProperty(workspacePath(d.file, workspace))}`,
         d.line === undefined ? undefined : `line=${d.line}`,
         d.column === undefined ? undefined : `col=${d.column}`,
         // The tool in the title: findings about three tools must not read as one annotation repeated.

@@ -31,6 +31,17 @@ describe('formatGithub', () => {
   });
 });
 
+describe('formatGithub in GitHub Actions', () => {
+  test('places files relative to the repository root (GITHUB_WORKSPACE), so a package checked from its own folder annotates the right file', () => {
+    const workspace = join(process.cwd(), '..');
+    const shown = formatGithub([{ ...finding('a', 3), file: 'prompts/examples/assistant.yaml' }], workspace);
+    expect(shown).toContain(`::notice file=${process.cwd().split('/').at(-1)}/prompts/examples/assistant.yaml,line=3,`);
+    // Outside Actions, or a file outside the workspace (an absolute path elsewhere): as given.
+    expect(formatGithub([{ ...finding('a', 3), file: 'prompts/x.yaml' }], undefined)).toContain('file=prompts/x.yaml,');
+    expect(formatGithub([{ ...finding('a', 3), file: '/elsewhere/x.yaml' }], workspace)).toContain('file=/elsewhere/x.yaml,');
+  });
+});
+
 describe('formatMarkdown', () => {
   test("a diff that holds fences of its own stays inside its block: the block's fence is longer", () => {
     const detail = ['--- snapshots/a.txt', '+++ rendered', ' ```json', '-{"name": "x"}', '+{"name": "y"}', ' ```', ' ````', ' text after'].join('\n');
