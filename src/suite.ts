@@ -6,6 +6,7 @@ import { formatPretty, toJsonReport } from './report/format.js';
 import { codeFrameFor } from './util/code-frame.js';
 import { parseShard, runsOnce, shardSlice } from './util/shard.js';
 import { InputError } from './util/errors.js';
+import { onCi } from './util/ci.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
 import type { PromptModule } from './render/module.js';
 import type { CaseRef } from './checks/cases.js';
@@ -62,7 +63,7 @@ type MatcherResult = { pass: boolean; message: () => string };
 
 /** The runner's own update mode: `-u` is `all`, `--ci` (or CI=true) is `none`, otherwise `new`. */
 function updateMode(state: SnapshotCounters | undefined): UpdateMode {
-  return state?.snapshotUpdateState ?? state?._updateSnapshot ?? (process.env.CI ? 'none' : 'new');
+  return state?.snapshotUpdateState ?? state?._updateSnapshot ?? (onCi() ? 'none' : 'new');
 }
 
 /** Counts a snapshot in the runner's summary, as its own snapshots are counted. */

@@ -21,6 +21,7 @@ import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { report } from '../report/rule.js';
 import { snapshotRules } from '../snapshot/rules.js';
+import { onCi } from '../util/ci.js';
 import { checkSnapshotsFolder, ownsText, reconcile, scanSnapshots, snapshotFile, toolsBaselineFile } from '../snapshot/state.js';
 import { normalizeTools } from '../tools/normalize.js';
 import { isProviderName, lintTools, providerNames } from './provider/index.js';
@@ -217,7 +218,9 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   for (const { prompt, case: caseName } of cases) expected.add(snapshotFile(config.snapshots, prompt, caseName));
   const once = runsOnce(shard);
   if (once) {
-    out.push(...snapshotFolderFindings(project, expected));
+    // As the test suite under `--ci`: on CI an obsolete snapshot fails the run (it is a warning locally, where `-u` would remove it).
+    const ci = onCi();
+    out.push(...snapshotFolderFindings(project, expected).map((d) => (ci && d.ruleId === snapshotRules.obsolete.id ? { ...d, severity: 'error' as const } : d)));
     out.push(...snapshotFindings(reconcile(baselineFile, formatToolsBaseline(tools), 'none')));
   }
 

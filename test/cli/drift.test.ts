@@ -6,7 +6,7 @@ import { cli as spawnCli, cliInProcess as cli, withDemo, lineOf, report } from '
 // with the rule id at the file and line a person must edit. `check` runs in this process (see
 // cliInProcess); the untouched demo is checked by the built binary, end to end.
 
-const check = (dir: string) => cli(['check', '--format', 'json'], { cwd: dir });
+const check = (dir: string, env: NodeJS.ProcessEnv = {}) => cli(['check', '--format', 'json'], { cwd: dir, env });
 
 test('the untouched demo checks clean', () =>
   withDemo((demo) => {
@@ -103,15 +103,24 @@ test('bad input exits 2 with file, line and column, and writes nothing', () =>
 
 test('a deleted snapshot is snapshot/missing; a stray one is snapshot/obsolete', () =>
   withDemo(async (demo) => {
-    demo.write('snapshots/refund_agent/renamed_case.txt', demo.read('snapshots/refund_agent/legacy_order.txt'));
+    const legacy = demo.read('snapshots/refund_agent/legacy_order.txt');
+    demo.write('snapshots/refund_agent/renamed_case.txt', legacy);
     rmSync(join(demo.dir, 'snapshots/refund_agent/legacy_order.txt'));
-    const result = await check(demo.dir);
+    const result = await check(demo.dir, { CI: 'false' });
     expect(result.code).toBe(1);
     const found = report(result).diagnostics.map((d) => [d.ruleId, d.severity, d.file]);
     expect(found).toEqual(expect.arrayContaining([
       ['snapshot/missing', 'error', 'snapshots/refund_agent/legacy_order.txt'],
       ['snapshot/obsolete', 'warning', 'snapshots/refund_agent/renamed_case.txt'],
     ]));
+    // With only the stray one left: a warning locally, and on CI an error, as the test suite under --ci.
+    demo.write('snapshots/refund_agent/legacy_order.txt', legacy);
+    const local = await check(demo.dir, { CI: 'false' });
+    expect(report(local).diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([['snapshot/obsolete', 'warning']]);
+    expect(local.code).toBe(0);
+    const ci = await check(demo.dir, { CI: 'true' });
+    expect(report(ci).diagnostics.map((d) => [d.ruleId, d.severity, d.file])).toEqual([['snapshot/obsolete', 'error', 'snapshots/refund_agent/renamed_case.txt']]);
+    expect(ci.code).toBe(1);
   }));
 
 test('a description for a parameter that no longer exists: config/unknown-description-target at its line', () =>
