@@ -334,7 +334,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         const rendered = await placed(cwd, () => renderCase(module, prompt, caseName, registry));
         const state = snapshotState();
         // Run both checks and report both: a stale example must not hide behind a snapshot diff.
-        const result = reconcile(file, formatSnapshot(rendered), updateMode(state));
+        const result = await placed(cwd, () => reconcile(file, formatSnapshot(rendered), updateMode(state)));
         count(state, result);
         const failures: string[] = [];
         const snapshotProblem = run.snapshotFindings(result, { prompt, case: caseName });
@@ -386,7 +386,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       const old = run.baselineTools(project, against?.ref, against?.from);
       const breaks = old ? await policy(await run.diffWithWitnesses(old, tools, config.recorded ?? [], project)) : [];
       const blocked = breaks.some((d) => d.severity === 'error');
-      const result = reconcile(baselineFile, formatToolsBaseline(tools), blocked && mode === 'all' ? 'none' : mode);
+      const result = await placed(cwd, () => reconcile(baselineFile, formatToolsBaseline(tools), blocked && mode === 'all' ? 'none' : mode));
       count(state, result);
       const failures: string[] = [];
       try {

@@ -26,6 +26,15 @@ describe('could-not-run template errors on the command line', () => {
       );
     }));
 
+  test('a case name that cannot name a snapshot file is refused at its line in the cases file, before anything is written', () =>
+    withDemo(async (demo) => {
+      demo.edit('prompts/cases/refund_agent.yaml', '  legacy_order:', '  "../../evil":');
+      const line = lineOf(demo.read('prompts/cases/refund_agent.yaml'), '"../../evil":');
+      const result = await cli(['check'], { cwd: demo.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`prompt-contract: prompts/cases/refund_agent.yaml:${line}:4: Unexpected case name "../../evil": it cannot name a snapshot file; expected a name without \`/\`, \`\\\` and other than \`.\` or \`..\` (config/invalid)\n`);
+    }));
+
   test('an unclosed {{#each}} is reported where it opens, also in the JSON report', () =>
     withDemo(async (demo) => {
       // The first `{{/each}}` goes: `{{#each examples}}` is left open to the end of the file.

@@ -233,6 +233,22 @@ describe('ownership: only files prompt-contract wrote are overwritten or removed
     expect(readdirSync(dir)).toEqual(['c.txt']);
   });
 
+  test('a write that fails names the snapshot, not its temporary file, as a could-not-run error', () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'p'), 'a file where the prompt folder belongs');
+    const file = join(dir, 'p', 'c.txt');
+    let error: unknown;
+    try {
+      writeAtomic(file, 'x');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'snapshot/unwritable', file });
+    expect((error as Error).message).toMatch(/^Cannot write the snapshot \(.+\); expected a snapshots folder this user can write/);
+    expect((error as Error).message).not.toContain('.tmp');
+  });
+
   test('a prompt or case name that is not one path segment is refused', () => {
     for (const [prompt, name] of [['p', '../../etc/passwd'], ['p', '..'], ['p', 'a/b'], ['p', 'a\\b'], ['..', 'c'], ['', 'c'], ['p', '']]) {
       expect(() => snapshotFile('/snap', prompt!, name!)).toThrow(InputError);
