@@ -26,6 +26,18 @@ function resolvable(name: string, rootDir: string): boolean {
   }
 }
 
+const babelConfigs = ['babel.config.js', 'babel.config.cjs', 'babel.config.mjs', 'babel.config.json', 'babel.config.cts', 'babel.config.ts', '.babelrc', '.babelrc.json', '.babelrc.js', '.babelrc.cjs', '.babelrc.mjs'];
+
+/** Whether the project has a Babel config: then its JavaScript tests rely on Jest's default transform, babel-jest. */
+function usesBabel(rootDir: string): boolean {
+  if (babelConfigs.some((name) => existsSync(join(rootDir, name)))) return true;
+  try {
+    return (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { babel?: unknown }).babel !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether the package at `rootDir` is `"type": "module"`: its TypeScript already compiles to ES modules under NodeNext. */
 function isModulePackage(rootDir: string): boolean {
   try {
@@ -62,8 +74,13 @@ export function promptContractJestConfig(overrides: JestConfig = {}, options: Je
     testEnvironment: 'node',
     globalSetup: createRequire(import.meta.url).resolve('./jest-esm-check.cjs'),
     watchPathIgnorePatterns: [`<rootDir>/${options.snapshots ?? 'snapshots'}/`],
-    // No transform for JavaScript: Jest's default (babel-jest) would turn ES modules into CommonJS.
-    transform: typescript ? { '^.+\\.m?tsx?$': ['ts-jest', { useESM: true, ...(isModulePackage(rootDir) ? {} : { tsconfig: esmOutput }) }] } : {},
+    // No transform for JavaScript, unless the project uses Babel: Jest's default (babel-jest) would turn ES modules into CommonJS.
+    transform: {
+      ...(typescript ? { '^.+\\.m?tsx?$': ['ts-jest', { useESM: true, ...(isModulePackage(rootDir) ? {} : { tsconfig: esmOutput }) }] } : {}),
+      // A project that compiles its own JavaScript tests with Babel keeps babel-jest for them;
+      // `.mjs` (the contract test) stays a native ES module.
+      ...(usesBabel(rootDir) ? { '^.+\\.[cj]sx?$': 'babel-jest' } : {}),
+    },
   };
   if (typescript) {
     config.extensionsToTreatAsEsm = ['.ts', '.tsx', '.mts'];

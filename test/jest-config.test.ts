@@ -39,4 +39,25 @@ describe('promptContractJestConfig', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test("a project with a Babel config keeps babel-jest for its JavaScript tests; `.mjs` stays native", () => {
+    for (const [file, text] of [['babel.config.js', "module.exports = { presets: ['@babel/preset-env'] };"], ['.babelrc', '{}']] as const) {
+      const dir = project({ name: 'd' });
+      try {
+        writeFileSync(join(dir, file), text);
+        const transform = promptContractJestConfig({}, { rootDir: dir, typescript: false }).transform as Record<string, unknown>;
+        expect(transform).toEqual({ '^.+\\.[cj]sx?$': 'babel-jest' });
+        expect(new RegExp(Object.keys(transform)[0]!).test('src/sum.test.js')).toBe(true);
+        expect(new RegExp(Object.keys(transform)[0]!).test('test/prompts.contract.test.mjs')).toBe(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    const inPackage = project({ name: 'e', babel: { presets: [] } });
+    try {
+      expect(promptContractJestConfig({}, { rootDir: inPackage, typescript: false }).transform).toEqual({ '^.+\\.[cj]sx?$': 'babel-jest' });
+    } finally {
+      rmSync(inPackage, { recursive: true, force: true });
+    }
+  });
 });
