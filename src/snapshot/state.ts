@@ -417,12 +417,27 @@ function running(pid: number): boolean {
   }
 }
 
-/** Removes leftover temporary files of interrupted writes (only under `-u`), except those of a process still running. */
+/**
+ * How long a temporary file may be a write in progress. A snapshot is written in one call and
+ * renamed at once; an older one is a leftover even when its process id now belongs to another
+ * process (ids are reused, and in a container 1 always runs).
+ */
+const WRITE_IN_PROGRESS_MS = 60_000;
+
+function recent(file: string): boolean {
+  try {
+    return Date.now() - lstatSync(file).mtimeMs < WRITE_IN_PROGRESS_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes leftover temporary files of interrupted writes (only under `-u`), except a recent one of a process still running. */
 export function removeLeftovers(dir: string, files: readonly string[]): string[] {
   const removed: string[] = [];
   for (const file of files) {
     const pid = Number(TMP_NAME.exec(basename(file))?.[2]);
-    if (!isLeftover(file) || running(pid)) continue;
+    if (!isLeftover(file) || (running(pid) && recent(file))) continue;
     rmSync(file, { force: true });
     removed.push(file);
     pruneEmpty(dir, file);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promptMatchers } from '../../src/jest.js';
@@ -223,6 +223,19 @@ describe('ownership: only files prompt-contract wrote are overwritten or removed
     expect(leftovers.sort()).toEqual([dead, running].sort());
     expect(removeLeftovers(dir, leftovers)).toEqual([dead]);
     expect(readdirSync(dir)).toEqual([basename(running)]);
+  });
+
+  test("an old leftover is removed even when its process id now names a running process (ids are reused; 1 always runs in a container)", () => {
+    const dir = fresh();
+    const reused = join(dir, 'c.txt.1.tmp');
+    writeFileSync(reused, HEADER);
+    const { leftovers } = scanSnapshots(dir, new Set());
+    // Fresh: it may be a write in progress.
+    expect(removeLeftovers(dir, leftovers)).toEqual([]);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(reused, hourAgo, hourAgo);
+    expect(removeLeftovers(dir, leftovers)).toEqual([reused]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   test('a failed write leaves no temporary file behind', () => {
