@@ -1,8 +1,10 @@
 /**
  * ReAct traces (LangChain, LlamaIndex): `Action: get_weather` then `Action Input: {"city": "Paris"}`
- * on the next line. The input is a JSON object (or a Python dict, which LlamaIndex's parser also
- * takes); a plain value counts only for a known tool with exactly one required string parameter,
- * which then takes it.
+ * on the next line; on one line, `Action: wikipedia: Django` (the "Thought, Action, PAUSE,
+ * Observation" loop many hand-written agents copy) and the ReAct paper's `Action: Search[Django]`.
+ * The input is a JSON object (or a Python dict, which LlamaIndex's parser also takes); a plain
+ * value counts only for a known tool with exactly one required string parameter, which then
+ * takes it.
  *
  * Not calls: the format description (`Action: the action to take, should be one of [...]`,
  * `Action: tool name (one of {tool_names})`): the action must be one identifier, and one of the
@@ -18,7 +20,12 @@ interface ReactMatch extends NotationMatch {
   name: string;
   /** Where the input's value starts (past `Action Input:` and spaces). */
   inputStart: number;
+  /** Where a plain input ends, when not at the end of its line (`Search[Django]`). */
+  inputEnd?: number;
 }
+
+/** `name: input` and `name[input]` after `Action:`, on the same line. */
+const inline = /^([A-Za-z_][\w.-]*)(?:[ \t]*:[ \t]*(?=\S)|\[(?=[^\]\n]*\][ \t\r]*$))/;
 
 const ACTION = 'Action:';
 const INPUT = 'Action Input:';
@@ -61,7 +68,7 @@ function singleStringParameter(context: NotationContext, name: string): { key: s
 
 export const reactNotation = defineNotation<ReactMatch>({
   name: 'react-text',
-  description: 'ReAct text (LangChain, LlamaIndex): `Action: name` then `Action Input: {...}` on the next line',
+  description: 'ReAct text (LangChain, LlamaIndex): `Action: name` then `Action Input: {...}` on the next line, or `Action: name: input` and `Action: Name[input]` on one line',
   *find(text, context) {
     let lineStart = 0;
     while (lineStart < text.length) {
@@ -82,6 +89,21 @@ export const reactNotation = defineNotation<ReactMatch>({
             const end = valueEnd(text, inputStart);
             yield { start: at, end, name, inputStart };
             next = Math.max(lineEndOf(text, Math.max(end - 1, inputStart)) + 1, inputEnd + 1);
+          }
+        } else {
+          const m = inline.exec(name);
+          const tool = m?.[1];
+          // A tool the prompt has, or JSON arguments when the tools are not known: never a format description's words.
+          if (m && tool !== undefined && (context.tools.has(tool) || (context.tools.size === 0 && name[m[0].length] === '{'))) {
+            const inputStart = lineStart + text.slice(lineStart, lineEnd).indexOf(name) + m[0].length;
+            if (m[0].endsWith('[')) {
+              const close = text.lastIndexOf(']', lineEnd);
+              yield { start: at, end: close + 1, name: tool, inputStart, inputEnd: close };
+            } else {
+              const end = valueEnd(text, inputStart);
+              yield { start: at, end, name: tool, inputStart };
+              next = lineEndOf(text, Math.max(end - 1, inputStart)) + 1;
+            }
           }
         }
       }
@@ -121,7 +143,7 @@ export const reactNotation = defineNotation<ReactMatch>({
     // A plain value: only for a tool whose one required parameter is a string.
     const param = singleStringParameter(context, name);
     if (!param) return undefined;
-    let raw = text.slice(k, lineEndOf(text, k)).trim();
+    let raw = text.slice(k, match.inputEnd ?? lineEndOf(text, k)).trim();
     if (raw === '') return undefined;
     if (raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')) {
       const read = readJson(raw, 0);

@@ -36,6 +36,20 @@ describe('react-text', () => {
     expect(calls('Action: search\nAction Input: weather', [])).toEqual(none);
   });
 
+  test('on one line: `Action: tool: input` (the Thought/Action/PAUSE loop) and the ReAct paper\'s `Action: Tool[input]`', () => {
+    const loop = 'Thought: I should look it up.\nAction: search: construction year of the Eiffel Tower\nPAUSE\n\nObservation: 1889';
+    expect(calls(loop)).toEqual({ calls: [{ name: 'search', arguments: { query: 'construction year of the Eiffel Tower' }, line: 2 }], failures: [] });
+    expect(calls('Action: search[Apple Remote]\nObservation: The Apple Remote is a remote control').calls).toEqual([{ name: 'search', arguments: { query: 'Apple Remote' }, line: 1 }]);
+    expect(calls('Action: multiply: {"a": 6, "b": 7}\nPAUSE').calls).toEqual([{ name: 'multiply', arguments: { a: 6, b: 7 }, line: 1 }]);
+    // Without tools: JSON arguments are a call of any identifier; a plain value names no parameter.
+    expect(calls('Action: tool_1: {"action_input": "France"}', []).calls).toEqual([{ name: 'tool_1', arguments: { action_input: 'France' }, line: 1 }]);
+    expect(calls('Action: search: weather', [])).toEqual(none);
+    // Not a tool of the prompt, or words of a format description: no call.
+    expect(calls('Action: Note: write the answer down\nAction: Final Answer: 42\nAction: divide[4]')).toEqual(none);
+    // Two required integers take no plain value.
+    expect(calls('Action: multiply: 6 and 7')).toEqual(none);
+  });
+
   test('without tools any identifier is an action', () => {
     expect(calls('Action: get_weather\nAction Input: {"city": "Paris"}', []).calls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' }, line: 1 }]);
   });
