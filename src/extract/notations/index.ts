@@ -10,6 +10,7 @@ import { functionaryNotation } from './functionary.js';
 import { harmonyNotation } from './harmony.js';
 import { hermesNotation } from './hermes.js';
 import { jsonNotation } from './json.js';
+import { kimiNotation } from './kimi.js';
 import { lfmNotation } from './lfm.js';
 import { mistralNotation } from './mistral.js';
 import { pythonTagNotation } from './python-tag.js';
@@ -31,6 +32,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   mistralNotation,
   functionaryNotation,
   lfmNotation,
+  kimiNotation,
   qwenAgentNotation,
   pythonTagNotation,
   reactNotation,
@@ -44,4 +46,4 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
  * sees as a fence (DeepSeek wraps the arguments in a `json` fence between two tokens), so
  * they read the whole text once, before fences and prose are told apart.
  */
-export const tokenNotations: ReadonlySet<NotationDefinition<any>> = new Set([harmonyNotation, deepseekNotation, mistralNotation, functionaryNotation, lfmNotation, qwenAgentNotation, pythonTagNotation]);
+export const tokenNotations: ReadonlySet<NotationDefinition<any>> = new Set([harmonyNotation, deepseekNotation, mistralNotation, functionaryNotation, lfmNotation, kimiNotation, qwenAgentNotation, pythonTagNotation]);
