@@ -437,7 +437,9 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       // Files prompt-contract did not write are named, never touched, in every mode.
       if (mode === 'all') {
         removeLeftovers(config.snapshots, scan.leftovers);
-        removeObsolete(config.snapshots, scan.obsolete);
+        const removed = removeObsolete(config.snapshots, scan.obsolete);
+        // The runner's summary counts the snapshots it keeps itself; the files removed here are named here.
+        if (removed.length > 0) process.stderr.write(`prompt-contract: removed ${removed.length === 1 ? '1 obsolete snapshot' : `${removed.length} obsolete snapshots`}: ${removed.map((f) => project.display(f)).join(', ')}\n`);
         settle('The snapshots folder:', found.filter((d) => d.ruleId === 'snapshot/foreign-file'), reported);
         return;
       }

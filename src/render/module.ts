@@ -322,7 +322,7 @@ function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<strin
     const at = where(doc, ['cases', caseName]);
     // The name becomes a snapshot file's name: refused here, at its line, before anything is rendered.
     if (caseName === '' || caseName === '.' || caseName === '..' || /[/\\\0]/.test(caseName)) {
-      throw new InputError('config/invalid', `Unexpected case name ${JSON.stringify(caseName)}: it cannot name a snapshot file; expected a name without \`/\`, \`\\\` and other than \`.\` or \`..\``, at);
+      throw new InputError('config/invalid', `Unexpected case name ${JSON.stringify(caseName)} of prompt \`${promptName}\`: it cannot name a snapshot file; expected a name without \`/\`, \`\\\` and other than \`.\` or \`..\``, at);
     }
     if (!isRecord(spec)) throw new InputError('config/invalid', `Expected case \`${caseName}\` to be a mapping with \`input\``, at);
     if (prompt.cases.has(caseName)) throw new InputError('config/duplicate', `Duplicate case \`${caseName}\` for prompt \`${promptName}\``, at);

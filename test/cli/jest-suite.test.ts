@@ -61,6 +61,7 @@ test('--ci never writes: a missing snapshot and an obsolete one fail the run; -u
   expect(update.code).toBe(0);
   expect(update.of(snapshots).code).toBe(0);
   expect(update.out).toMatch(/1 snapshot written/);
+  expect(update.out).toContain('prompt-contract: removed 1 obsolete snapshot: snapshots/refund_agent/renamed.txt');
   expect(existsSync(missing)).toBe(true);
   expect(existsSync(obsolete)).toBe(false);
 }, 120_000);
