@@ -7,6 +7,7 @@ import { anthropicXmlNotation } from './anthropic-xml.js';
 import { deepseekNotation } from './deepseek.js';
 import { functionTagNotation } from './function-tag.js';
 import { functionaryNotation } from './functionary.js';
+import { functionGemmaNotation } from './functiongemma.js';
 import { harmonyNotation } from './harmony.js';
 import { hermesNotation } from './hermes.js';
 import { jsonNotation } from './json.js';
@@ -33,6 +34,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   functionaryNotation,
   lfmNotation,
   kimiNotation,
+  functionGemmaNotation,
   qwenAgentNotation,
   pythonTagNotation,
   reactNotation,
@@ -46,4 +48,4 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
  * sees as a fence (DeepSeek wraps the arguments in a `json` fence between two tokens), so
  * they read the whole text once, before fences and prose are told apart.
  */
-export const tokenNotations: ReadonlySet<NotationDefinition<any>> = new Set([harmonyNotation, deepseekNotation, mistralNotation, functionaryNotation, lfmNotation, kimiNotation, qwenAgentNotation, pythonTagNotation]);
+export const tokenNotations: ReadonlySet<NotationDefinition<any>> = new Set([harmonyNotation, deepseekNotation, mistralNotation, functionaryNotation, lfmNotation, kimiNotation, functionGemmaNotation, qwenAgentNotation, pythonTagNotation]);
