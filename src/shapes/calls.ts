@@ -10,7 +10,7 @@
  * - Gemini: `{"functionCall": {"name", "args"}}`;
  * - `{name | tool | tool_name | function | action, arguments | args | input | parameters | tool_input | action_input | action_variables | params}`,
  *   smolagents' `{"action", "action_input"}` and Semantic Kernel's `{"action", "action_variables"}` among them;
- * - Bedrock Converse's `{"toolUse": {"toolUseId", "name", "input"}}` and an MCP `tools/call` request;
+ * - Bedrock Converse's `{"toolUse": {"toolUseId", "name", "input"}}`, an MCP `tools/call` request, and AutoGPT's `{"command": {"name", "args"}}`;
  * - containers: an array of any of these (content blocks of other types and call-less
  *   messages in it are skipped), a `tool_calls` list, a message (`role` with `tool_calls`,
  *   `function_call` or `content` blocks), a `{content}` or `{message}` wrapper, a request body
@@ -263,6 +263,8 @@ class Reading {
     if (isObject(value.output) && isObject(value.output.message) && typeof value.output.message.role === 'string') return this.one(value.output.message);
     // An MCP `tools/call` request: the call is its `params`, `{name, arguments}`.
     if (value.method === 'tools/call' && isObject(value.params)) return this.one(value.params);
+    // AutoGPT's reply: `{"thoughts": {...}, "command": {"name": ..., "args": {...}}}`.
+    if (isObject(value.command) && typeof value.command.name === 'string' && isObject(value.command.args)) return this.one(value.command);
     // A request body or an MCP `sampling/createMessage` request: the calls are in its messages.
     if (Array.isArray(value.messages) && value.messages.some((m) => isObject(m) && typeof m.role === 'string')) return this.fromArray(value.messages);
     if (isObject(value.params) && Array.isArray(value.params.messages)) return this.one(value.params);

@@ -51,6 +51,13 @@ describe('call shapes of agent frameworks and protocols', () => {
     expect(calls('```json\n{"output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"id": 8}}}]}}, "stopReason": "tool_use"}\n```\n')).toEqual([['lookup', { id: 8 }, 1]]);
   });
 
+  test("AutoGPT's reply holds its call under `command`", () => {
+    const text = '```json\n{"thoughts": {"text": "search first", "plan": "- search"}, "command": {"name": "google", "args": {"input": "weather Paris"}}}\n```\n';
+    expect(calls(text)).toEqual([['google', { input: 'weather Paris' }, 1]]);
+    // A `command` that is a shell line is no call.
+    expect(calls('```json\n{"command": {"name": "ls", "shell": true}}\n```\n')).toEqual([]);
+  });
+
   test("GLM-4.5's key/value pairs in `<tool_call>`, typed by the schema; a bare word in the tags is a mention unless it names a tool", () => {
     const tools = normalizeTools([{ name: 'set_volume', input_schema: { type: 'object', properties: { level: { type: 'integer' }, room: { type: 'string' } } } }, { name: 'ping', input_schema: { type: 'object', properties: {} } }]);
     const text = '<tool_call>set_volume\n<arg_key>level</arg_key>\n<arg_value>7</arg_value>\n<arg_key>room</arg_key>\n<arg_value>42</arg_value>\n</tool_call>\n\n<tool_call>ping</tool_call>\n\nWrap calls in <tool_call>name</tool_call>.\n';
