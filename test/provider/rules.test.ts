@@ -375,6 +375,15 @@ const cases: Case[] = [
     schemaPath: '/properties/paths',
   },
   {
+    title: 'an ARRAY without `items` for Gemini `parameters` (rejected requests: error)',
+    rule: 'array-missing-items',
+    providers: ['gemini'],
+    bad: [tool({ type: 'object', properties: { tags: { type: 'array' } } })],
+    good: [tool({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } })],
+    severity: 'error',
+    schemaPath: '/properties/tags',
+  },
+  {
     title: 'an array without `items` in strict mode',
     rule: 'array-missing-items',
     providers: ['openai-strict'],

@@ -340,7 +340,7 @@ function checkValues(node: SchemaNode, path: string, tool: ToolSpec, profile: Pr
   }
   if (arrayItems && isArraySchema(node) && node.items === undefined && node.prefixItems === undefined) {
     emit('array-missing-items', arrayItems, {
-      message: `Unexpected array without \`items\` at ${at(path)} for ${p}, which ${arrayItems.reason}; ${profile.typeRequired ? 'add `items` with the `type` of the elements' : 'add `items` (`{}` if anything goes)'}`,
+      message: `Unexpected array without \`items\` at ${at(path)} for ${p}, which ${arrayItems.reason}; ${profile.typeRequired || arrayItems.typed ? 'add `items` with the `type` of the elements' : 'add `items` (`{}` if anything goes)'}`,
       schemaPath: path,
     });
   }

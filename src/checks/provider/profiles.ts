@@ -149,7 +149,8 @@ export interface ProviderProfile {
   recursion?: Fact;
   externalRef?: Fact;
   booleanSchemas?: Fact;
-  arrayItems?: Fact;
+  /** `typed`: the fix must name the elements' type (`items: {}` is refused too). */
+  arrayItems?: Fact & { typed?: boolean };
   limits: readonly LimitFact[];
 }
 
@@ -500,6 +501,11 @@ const gemini: ProviderProfile = {
       issue: 'microsoft/azure-devops-mcp#145',
       error: "Invalid value at 'request.tools[0].function_declarations[23].parameters.properties[16].value.enum[0]' (TYPE_STRING), 2",
     },
+  },
+  arrayItems: {
+    typed: true,
+    reason: `rejects an ARRAY without \`items\` (${seenInErrors('"items: missing field"')})`,
+    ...seen('jackmusick/bifrost#225', 'GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[system_tools].items: missing field.'),
   },
   typeArrays: {
     source: sources.geminiTypes,
