@@ -43,8 +43,11 @@ export function jestTestScriptFor(dir: string): string {
   }
   const path = relative(dir, bin).split(sep).join('/');
   if (path === 'node_modules/jest/bin/jest.js') return jestTestScript;
-  return `node --experimental-vm-modules ${/[\s"'$`\\]/.test(path) ? JSON.stringify(path) : path}`;
+  return `node --experimental-vm-modules ${shellWord(path)}`;
 }
+
+/** A path as one word of a shell command: quoted when it holds a space or a character the shell reads. */
+const shellWord = (path: string): string => (/[\s"'$`\\]/.test(path) ? JSON.stringify(path) : path);
 
 const jestConfigNames = ['jest.config.js', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.ts', 'jest.config.mts', 'jest.config.cts', 'jest.config.json'];
 
@@ -311,7 +314,7 @@ export function initProject(dir: string): InitResult {
   next.push('npx prompt-contract check    # the same checks, from the command line');
   // Everything init wrote (the prompts folder once), and the snapshots the first run writes.
   const written = [...new Set(steps.filter((s) => s.action !== 'kept').map((s) => (s.file.startsWith('prompts/') ? 'prompts' : s.file)))];
-  next.push(`git add ${[...written, 'snapshots'].map((f) => (/[\s"'$`\\]/.test(f) ? JSON.stringify(f) : f)).join(' ')} && git commit   # review the snapshots first`);
+  next.push(`git add ${[...written, 'snapshots'].map(shellWord).join(' ')} && git commit   # review the snapshots first`);
   return { steps, detected: { zod, jest, vitest, typescript, toolModules }, next };
 }
 

@@ -28,23 +28,24 @@ function resolvable(name: string, rootDir: string): boolean {
 
 const babelConfigs = ['babel.config.js', 'babel.config.cjs', 'babel.config.mjs', 'babel.config.json', 'babel.config.cts', 'babel.config.ts', '.babelrc', '.babelrc.json', '.babelrc.js', '.babelrc.cjs', '.babelrc.mjs'];
 
+/** The project's package.json, or nothing when it has none that parses. */
+function packageJson(rootDir: string): { type?: unknown; babel?: unknown } {
+  try {
+    const value: unknown = JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8'));
+    return typeof value === 'object' && value !== null ? value : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Whether the project has a Babel config: then its JavaScript tests rely on Jest's default transform, babel-jest. */
 function usesBabel(rootDir: string): boolean {
-  if (babelConfigs.some((name) => existsSync(join(rootDir, name)))) return true;
-  try {
-    return (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { babel?: unknown }).babel !== undefined;
-  } catch {
-    return false;
-  }
+  return babelConfigs.some((name) => existsSync(join(rootDir, name))) || packageJson(rootDir).babel !== undefined;
 }
 
 /** Whether the package at `rootDir` is `"type": "module"`: its TypeScript already compiles to ES modules under NodeNext. */
 function isModulePackage(rootDir: string): boolean {
-  try {
-    return (JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { type?: unknown }).type === 'module';
-  } catch {
-    return false;
-  }
+  return packageJson(rootDir).type === 'module';
 }
 
 /**

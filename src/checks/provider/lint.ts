@@ -212,8 +212,8 @@ function visit(node: unknown, path: string, parentKeyword: string | undefined, t
     }
   }
 
-  // `additionalProperties: {}` is reported as an open object where objects must be closed.
-  if (profile.typeRequired && !saysWhatItIs(node) && !(parentKeyword !== undefined && booleanFlagKeywords.has(parentKeyword) && profile.closedObjects)) {
+  // `additionalProperties: {}` is reported as an open object where objects must be closed, and an untyped root as `root-not-object`.
+  if (profile.typeRequired && path !== '' && !saysWhatItIs(node) && !(parentKeyword !== undefined && booleanFlagKeywords.has(parentKeyword) && profile.closedObjects)) {
     emit('missing-type', profile.typeRequired, {
       message: `Missing \`type\` at ${at(path)} for ${p}, which ${profile.typeRequired.reason}; add the \`type\` of the values it takes, or \`anyOf\` with one typed branch each`,
       schemaPath: path,
