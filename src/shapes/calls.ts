@@ -97,7 +97,29 @@ function isDefinition(value: Obj): boolean {
 }
 
 /** Content blocks and list items of these types may be calls; other typed items (text, images, tool results, thinking, server tools) are not. */
-const callBlockTypes = new Set(['tool_use', 'function', 'function_call', 'tool_call']);
+const callBlockTypes = new Set(['tool_use', 'function', 'function_call', 'tool_call', 'tool-call', 'tool-invocation', 'dynamic-tool']);
+
+/**
+ * Whether a typed block or list item may be a call: the types above, and the AI SDK's UI
+ * message parts `tool-<name>` (the tool's name in the type; `tool-result` and the like are not calls).
+ */
+function callBlockType(type: string, item: Obj): boolean {
+  return callBlockTypes.has(type) || (type.startsWith('tool-') && Object.hasOwn(item, 'input') && !/^tool-(?:result|output|error|approval)/.test(type));
+}
+
+/** LangChain's stored message types (`{type: "ai", data: {...}}`, `message_to_dict`). */
+const langchainTypes = new Set(['ai', 'human', 'system', 'tool', 'function', 'chat', 'AIMessageChunk', 'HumanMessageChunk', 'ToolMessageChunk']);
+
+/**
+ * The message a value stands for, when it is one in a wrapping of its own: LangChain's stored
+ * `{type: "ai", data: {...}}` and its serialized `{lc: 1, type: "constructor", kwargs: {...}}`
+ * (LangGraph checkpoints written as JSON).
+ */
+function wrappedMessage(value: Obj): Obj | undefined {
+  if (typeof value.type === 'string' && langchainTypes.has(value.type) && isObject(value.data)) return value.data;
+  if (value.lc === 1 && value.type === 'constructor' && isObject(value.kwargs) && Array.isArray(value.id)) return value.kwargs;
+  return undefined;
+}
 
 // `action_variables`: Semantic Kernel's stepwise planner; `params`: MemGPT's and other local-model prompts.
 const argumentKeys = ['arguments', 'args', 'input', 'parameters', 'tool_input', 'action_input', 'action_variables', 'params'] as const;
@@ -164,6 +186,8 @@ class Reading {
       if (!('arguments' in fn)) return { kind: 'none' };
       throw new ShapeError('Unexpected `function` without a `name` string, expected `{"function": {"name": ..., "arguments": "..."}}`');
     }
+    // Google ADK and Gemini's Python types write `{"function_call": {"name", "args"}}`.
+    if (!('arguments' in fn) && 'args' in fn) return { kind: 'calls', calls: [this.call(fn.name, 'args', fn.args, idOf(fn.id) ?? id)] };
     return { kind: 'calls', calls: [this.call(fn.name, 'arguments', fn.arguments, id, 'openai-tool-calls')] };
   }
 
@@ -191,7 +215,7 @@ class Reading {
     const blocks = isObject(content) ? [content] : Array.isArray(content) ? content : [];
     const calls: RawCall[] = [];
     for (const block of blocks) {
-      if (!isObject(block) || (typeof block.type === 'string' && !callBlockTypes.has(block.type))) continue;
+      if (!isObject(block) || (typeof block.type === 'string' && !callBlockType(block.type, block))) continue;
       const r = this.one(block);
       if (r.kind !== 'calls') continue;
       for (const c of r.calls) {
@@ -203,12 +227,24 @@ class Reading {
   }
 
   private fromMessage(message: Obj): RawCall[] {
-    const calls = Array.isArray(message.tool_calls) ? this.fromToolCalls(message.tool_calls) : [];
+    const kwargs = isObject(message.additional_kwargs) ? message.additional_kwargs : undefined;
+    // LangChain keeps the calls in `tool_calls` and the provider's own copy in `additional_kwargs`: the first, else the second (LlamaIndex).
+    const toolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : Array.isArray(kwargs?.tool_calls) ? kwargs.tool_calls : undefined;
+    const calls = toolCalls ? this.fromToolCalls(toolCalls) : [];
     if (isObject(message.function_call)) {
       const r = this.fromFunction(message.function_call, undefined);
       if (r.kind === 'calls') pushAll(calls, r.calls);
     }
     if (message.content !== undefined && message.content !== null && typeof message.content !== 'string') pushAll(calls, this.fromContent(message.content));
+    // Gemini's `{role: "model", parts: [{functionCall}]}` and the AI SDK's UI messages (`parts` of type `tool-<name>`).
+    const fromParts = Array.isArray(message.parts) ? this.fromContent(message.parts) : [];
+    pushAll(calls, fromParts);
+    // AI SDK 4's `toolInvocations: [{toolCallId, toolName, args}]`, which its `parts` repeat when it has them.
+    if (Array.isArray(message.toolInvocations) && fromParts.length === 0) {
+      for (const invocation of message.toolInvocations) {
+        if (isObject(invocation) && typeof invocation.toolName === 'string') calls.push(this.call(invocation.toolName, 'args', invocation.args, idOf(invocation.toolCallId)));
+      }
+    }
     for (const c of calls) c.source ??= message;
     return calls;
   }
@@ -225,7 +261,12 @@ class Reading {
         pushAll(calls, this.fromMessage(item));
         continue;
       }
-      if (isObject(item) && typeof item.type === 'string' && !callBlockTypes.has(item.type)) continue;
+      const wrapped = isObject(item) ? wrappedMessage(item) : undefined;
+      if (wrapped) {
+        pushAll(calls, this.fromMessage(wrapped));
+        continue;
+      }
+      if (isObject(item) && typeof item.type === 'string' && !callBlockType(item.type, item)) continue;
       const r = Array.isArray(item) ? this.fromArray(item) : this.one(item);
       if (r.kind === 'calls') {
         for (const c of r.calls) {
@@ -241,6 +282,25 @@ class Reading {
 
   one(value: unknown): ShapeResult {
     if (!isObject(value)) return { kind: 'none' };
+    const wrapped = wrappedMessage(value);
+    if (wrapped) return { kind: 'calls', calls: this.fromMessage(wrapped) };
+    // The AI SDK's calls: a model message's `{type: "tool-call", toolName, input | args}`, a UI
+    // message's `{type: "tool-<name>", input}` and `{type: "dynamic-tool", toolName, input}`,
+    // and AI SDK 4's `{type: "tool-invocation", toolInvocation: {toolName, args}}`.
+    if (typeof value.type === 'string' && (value.type.startsWith('tool-') || value.type === 'dynamic-tool')) {
+      const id = idOf(value.toolCallId);
+      if ((value.type === 'tool-call' || value.type === 'dynamic-tool') && typeof value.toolName === 'string') {
+        const key = value.input !== undefined || value.args === undefined ? 'input' : 'args';
+        return { kind: 'calls', calls: [this.call(value.toolName, key, value[key], id)] };
+      }
+      if (value.type === 'tool-invocation' && isObject(value.toolInvocation) && typeof value.toolInvocation.toolName === 'string') {
+        const inv = value.toolInvocation;
+        return { kind: 'calls', calls: [this.call(inv.toolName as string, 'args', inv.args, idOf(inv.toolCallId) ?? id)] };
+      }
+      if (callBlockType(value.type, value) && value.type.length > 'tool-'.length && !callBlockTypes.has(value.type)) {
+        return { kind: 'calls', calls: [this.call(value.type.slice('tool-'.length), 'input', value.input, id)] };
+      }
+    }
     if (value.type === 'tool_use') {
       if (typeof value.name !== 'string' || value.name === '') {
         throw new ShapeError(
@@ -292,6 +352,18 @@ class Reading {
       return { kind: 'calls', calls: [this.call(name, key, value[key], idOf(value.call_id) ?? idOf(value.id))] };
     }
     if (key !== undefined) return { kind: 'none' };
+    // A provider's whole response: OpenAI's `choices[].message`, Gemini's `candidates[].content`.
+    const replies = Array.isArray(value.choices) ? value.choices.map((c) => (isObject(c) ? c.message : undefined)) : Array.isArray(value.candidates) ? value.candidates.map((c) => (isObject(c) ? c.content : undefined)) : undefined;
+    if (replies) {
+      const calls: RawCall[] = [];
+      for (const reply of replies) if (isObject(reply)) pushAll(calls, this.fromMessage(reply));
+      return calls.length === 0 ? { kind: 'none', container: true } : { kind: 'calls', calls };
+    }
+    // Parts without a `role` beside them: Gemini content, a Pydantic AI message (`{kind: "response", parts: [{part_kind: "tool-call", tool_name, args}]}`).
+    if (Array.isArray(value.parts)) {
+      const calls = this.fromContent(value.parts);
+      return calls.length === 0 ? { kind: 'none', container: true } : { kind: 'calls', calls };
+    }
     // A message without a `role`, or a wrapper around one (a Claude Code transcript line, `{"type": "assistant", "message": {...}}`).
     if (isObject(value.content) || Array.isArray(value.content)) {
       const calls = this.fromContent(value.content);

@@ -19,7 +19,7 @@ function isObj(value: unknown): value is Obj {
 }
 
 const expectedShapes =
-  'expected `{name, arguments}`, `{tool, arguments}`, `{name, input}`, `{name, args}`, an OpenAI `{function: {name, arguments}}` call, an Anthropic `tool_use` block, a Gemini `functionCall`, a `tool_calls` list, a message with `content` blocks or a request with `messages`';
+  'expected `{name, arguments}`, `{tool, arguments}`, `{name, input}`, `{name, args}`, an OpenAI `{function: {name, arguments}}` call, an Anthropic `tool_use` block, a Gemini `functionCall`, a `tool_calls` list, a message with `content` blocks or `parts`, or a request with `messages`';
 
 /**
  * The tool name of a value in one of the two shapes most logs hold, `{name, arguments}`

@@ -97,6 +97,22 @@ const calls: Array<[string, unknown, Expected]> = [
   ['a request body', { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [use('f')] }] }, f],
   ['an MCP sampling/createMessage request', { jsonrpc: '2.0', id: 1, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }, { role: 'assistant', content: use('f') }], maxTokens: 10 } }, f],
   ['an MCP sampling/createMessage result', { jsonrpc: '2.0', id: 1, result: { role: 'assistant', model: 'm', content: use('f'), stopReason: 'toolUse' } }, f],
+
+  // What applications store: AI SDK messages, Gemini and ADK contents, LangChain and LangGraph, LlamaIndex, Pydantic AI, whole responses.
+  ['AI SDK 5 UI message parts `tool-<name>`', { id: 'm1', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'ok' }, { type: 'tool-f', toolCallId: 'c1', state: 'output-available', input: a1, output: {} }] }, f],
+  ['AI SDK 5 dynamic-tool part', { role: 'assistant', parts: [{ type: 'dynamic-tool', toolName: 'f', toolCallId: 'c1', state: 'input-available', input: a1 }] }, f],
+  ['AI SDK 4 tool-invocation parts and toolInvocations (read once)', { role: 'assistant', content: '', parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolCallId: 'c1', toolName: 'f', args: a1, result: {} } }], toolInvocations: [{ state: 'result', toolCallId: 'c1', toolName: 'f', args: a1 }] }, f],
+  ['AI SDK 4 toolInvocations alone', { role: 'assistant', content: '', toolInvocations: [{ toolCallId: 'c1', toolName: 'f', args: a1 }] }, f],
+  ['AI SDK model message tool-call content', { role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: a1 }, { type: 'tool-call', toolCallId: 'c2', toolName: 'g', args: { b: 2 } }] }, fg],
+  ['a bare UI parts array', [{ type: 'text', text: 'x' }, { type: 'tool-f', toolCallId: 'c1', input: a1 }, { type: 'tool-result', toolCallId: 'c1', output: {} }], f],
+  ['Gemini content {role: model, parts: [{functionCall}]}', { role: 'model', parts: [{ text: 'x' }, { functionCall: { name: 'f', args: a1 } }] }, f],
+  ['Google ADK {function_call: {name, args}}', { role: 'model', parts: [{ function_call: { id: 'adk-1', name: 'f', args: a1 } }] }, f],
+  ['a Gemini response {candidates: [{content}]}', { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: a1 } }] } }] }, f],
+  ['an OpenAI chat.completion {choices: [{message}]}', { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [openai('f')] } }] }, f],
+  ['LangChain message_store {type: ai, data}', { type: 'ai', data: { content: '', tool_calls: [{ name: 'f', args: a1, id: 'c1', type: 'tool_call' }], additional_kwargs: { tool_calls: [openai('f')] } } }, f],
+  ['LangGraph JSON {lc, type: constructor, kwargs}', [{ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'AIMessage'], kwargs: { content: '', tool_calls: [{ name: 'f', args: a1, id: 'c1', type: 'tool_call' }] } }], f],
+  ['LlamaIndex additional_kwargs.tool_calls', { role: 'assistant', content: null, additional_kwargs: { tool_calls: [openai('f')] } }, f],
+  ['Pydantic AI {kind: response, parts: [{part_kind: tool-call}]}', [{ kind: 'response', parts: [{ part_kind: 'tool-call', tool_name: 'f', args: a1, tool_call_id: 'c1' }] }], f],
 ];
 
 const noCalls: Array<[string, unknown]> = [
@@ -114,6 +130,9 @@ const noCalls: Array<[string, unknown]> = [
   ['a text-block array', [{ type: 'text', text: 'no call' }]],
   ['an empty array', []],
   ['an empty tool_calls list', { tool_calls: [] }],
+  ['a LangChain human message', { type: 'human', data: { content: 'hi' } }],
+  ['AI SDK UI parts without a call', { role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+  ['an AI SDK tool result', [{ type: 'tool-result', toolCallId: 'c1', toolName: 'f', output: { value: 1 } }]],
 ];
 
 const broken: Array<[string, unknown]> = [
