@@ -62,13 +62,65 @@ function exists(path: string): Stats | undefined {
  * How to open the file so that reading it writes nothing beside it:
  * - `in-place`: SQLite opens the file itself, read-only. A rollback-journal database needs
  *   nothing else; a WAL database in use has its `-wal` and `-shm` already.
- * - `memory`: a WAL database that nothing has open (no `-wal` beside it: every committed page
- *   is in the file). Opened in place, even read-only, SQLite would create `-wal` and `-shm`
- *   and, unable to checkpoint, leave them behind; better-sqlite3 12 offers no `immutable`
- *   open (it is built without URI filenames). So the file is read into memory and opened
- *   from there, its header marked rollback-journal.
+ * - `memory`: a WAL database that nothing has open (no `-shm` beside it). Opened in place,
+ *   even read-only, SQLite would create `-wal` and `-shm` and, unable to checkpoint, leave them
+ *   behind; better-sqlite3 12 offers no `immutable` open (it is built without URI filenames).
+ *   So the file is read into memory, with the committed frames of a `-wal` left beside it
+ *   applied (`withWalFrames`), and opened from there, its header marked rollback-journal.
  */
 type OpenPlan = { kind: 'in-place' } | { kind: 'memory'; image: Buffer };
+
+/** SQLite's WAL checksum over `data` (a multiple of 8 bytes), from `s0, s1`, in the WAL's byte order. */
+function walChecksum(data: Buffer, s0: number, s1: number, bigEndian: boolean): [number, number] {
+  for (let i = 0; i + 8 <= data.length; i += 8) {
+    const x0 = bigEndian ? data.readUInt32BE(i) : data.readUInt32LE(i);
+    const x1 = bigEndian ? data.readUInt32BE(i + 4) : data.readUInt32LE(i + 4);
+    s0 = (s0 + x0 + s1) >>> 0;
+    s1 = (s1 + x1 + s0) >>> 0;
+  }
+  return [s0, s1];
+}
+
+/**
+ * The database as its last committed transaction left it: `image` with the frames of `wal`
+ * applied, up to the last commit frame whose salts and checksums hold (SQLite's own recovery
+ * rule; later frames are an unfinished transaction). A `-wal` that is not one is ignored.
+ */
+export function withWalFrames(image: Buffer, wal: Buffer): Buffer {
+  if (wal.length < 32) return image;
+  const magic = wal.readUInt32BE(0);
+  if (magic !== 0x377f0682 && magic !== 0x377f0683) return image;
+  const bigEndian = (magic & 1) === 1;
+  const pageSize = wal.readUInt32BE(8);
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return image;
+  let [s0, s1] = walChecksum(wal.subarray(0, 24), 0, 0, bigEndian);
+  if (s0 !== wal.readUInt32BE(24) || s1 !== wal.readUInt32BE(28)) return image;
+  const salt1 = wal.readUInt32BE(16);
+  const salt2 = wal.readUInt32BE(20);
+  const frame = 24 + pageSize;
+  // First the valid frames, to the last commit frame among them; then those frames, in order.
+  let end = 32;
+  let dbPages = 0;
+  for (let at = 32; at + frame <= wal.length; at += frame) {
+    if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2 || wal.readUInt32BE(at) === 0) break;
+    [s0, s1] = walChecksum(wal.subarray(at, at + 8), s0, s1, bigEndian);
+    [s0, s1] = walChecksum(wal.subarray(at + 24, at + frame), s0, s1, bigEndian);
+    if (s0 !== wal.readUInt32BE(at + 16) || s1 !== wal.readUInt32BE(at + 20)) break;
+    const commitSize = wal.readUInt32BE(at + 4);
+    if (commitSize > 0) {
+      end = at + frame;
+      dbPages = commitSize;
+    }
+  }
+  if (dbPages === 0) return image;
+  const out = Buffer.alloc(dbPages * pageSize);
+  image.copy(out, 0, 0, Math.min(image.length, out.length));
+  for (let at = 32; at < end; at += frame) {
+    const page = wal.readUInt32BE(at);
+    if (page <= dbPages) wal.copy(out, (page - 1) * pageSize, at + 24, at + frame);
+  }
+  return out;
+}
 
 /**
  * Looks at the path before SQLite does: only a regular file is opened (a FIFO would block
@@ -104,23 +156,29 @@ function planOpen(source: SqliteSource): OpenPlan {
   const isWal = size >= 100 && header.toString('latin1', 0, 16) === 'SQLite format 3\u0000' && (header[18] === 2 || header[19] === 2);
   if (!isWal) return { kind: 'in-place' };
   const wal = exists(`${path}-wal`);
-  // In use, or left by a writer that stopped: its frames hold committed rows, read in place.
-  if (wal !== undefined && (wal.size > 0 || exists(`${path}-shm`) !== undefined)) return { kind: 'in-place' };
-  if (size > maxInMemoryBytes) {
+  // In use (its `-shm` is there): read in place, where SQLite sees what the writer commits.
+  if (wal !== undefined && exists(`${path}-shm`) !== undefined) return { kind: 'in-place' };
+  // Frames and no `-shm` (a copy made with its `-wal`, or a writer's `-shm` removed): in place,
+  // SQLite would create the `-shm`; the committed frames are applied to a copy in memory instead.
+  const frames = wal !== undefined && wal.size > 0;
+  if (size + (frames ? wal.size : 0) > maxInMemoryBytes) {
     throw unreachable(
       source,
       `it is a WAL database of ${Math.round(size / 1024 ** 2)} MiB that no connection has open: reading it in place would create \`-wal\` and \`-shm\` files beside it, and it is too large to read from memory (over ${maxInMemoryBytes / 1024 ** 3} GiB); open it once with any SQLite client so that they exist, or convert a copy with \`PRAGMA journal_mode=DELETE\``,
     );
   }
   let image: Buffer;
+  let walImage: Buffer | undefined;
   try {
     image = readFileSync(path);
+    if (frames) walImage = readFileSync(`${path}-wal`);
   } catch (error) {
     throw unreachable(source, errorMessage(error), error);
   }
   // A writer that opened it meanwhile may have checkpointed into the file as it was read: it is
-  // in use now, with its `-wal` and `-shm`, so SQLite reads it in place, consistently.
-  if (exists(`${path}-wal`) !== undefined) return { kind: 'in-place' };
+  // in use now, with its `-shm`, so SQLite reads it in place, consistently.
+  if (exists(`${path}-shm`) !== undefined) return { kind: 'in-place' };
+  if (walImage !== undefined) image = withWalFrames(image, walImage);
   // Bytes 18 and 19: the file format's write and read versions, 2 for WAL, 1 for a rollback journal.
   image[18] = 1;
   image[19] = 1;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPersistedCalls, type PersistedSource, type SqliteSource } from '../../src/sources/persisted.js';
@@ -74,6 +74,35 @@ describe('a WAL-mode database is read without leaving anything behind', () => {
     } finally {
       writer.close();
     }
+  });
+
+  test('copied with its -wal but no -shm (a backup, a writer gone): the committed frames are read, the last unfinished transaction is not, and no -shm appears', async () => {
+    const file = database('wal-copied', 'wal', [1]);
+    const writer = new Database(file);
+    const copy = join(dir, 'wal-copy');
+    mkdirSync(copy);
+    try {
+      writer.pragma('wal_autocheckpoint = 0');
+      writer.prepare('INSERT INTO messages VALUES (?, ?)').run(2, call(2));
+      writer.prepare('INSERT INTO messages VALUES (?, ?)').run(3, call(3));
+      // The files as a backup tool copies them, while the writer is open: the database and its -wal.
+      for (const name of ['conversations.db', 'conversations.db-wal']) writeFileSync(join(copy, name), readFileSync(join(file, '..', name)));
+    } finally {
+      writer.close();
+    }
+    const copied = join(copy, 'conversations.db');
+    const before = fingerprint(copied);
+    expect(before.files).toEqual(['conversations.db', 'conversations.db-wal']);
+    expect(summary(await collect(readPersistedCalls(source(copied))))).toEqual(['1:toolu_1:lookup_order', '2:toolu_2:lookup_order', '3:toolu_3:lookup_order']);
+    expect(fingerprint(copied)).toEqual(before);
+    // A -wal cut inside its last frame: that transaction never committed, the ones before it did.
+    const wal = readFileSync(`${copied}-wal`);
+    writeFileSync(`${copied}-wal`, wal.subarray(0, wal.length - 100));
+    expect(summary(await collect(readPersistedCalls(source(copied))))).toEqual(['1:toolu_1:lookup_order', '2:toolu_2:lookup_order']);
+    // An empty -wal beside it: the file alone.
+    writeFileSync(`${copied}-wal`, '');
+    expect(summary(await collect(readPersistedCalls(source(copied))))).toEqual(['1:toolu_1:lookup_order']);
+    expect(readdirSync(copy).sort()).toEqual(['conversations.db', 'conversations.db-wal']);
   });
 
   test('a rollback-journal database: nothing new appears, bytes and mtime unchanged', async () => {
