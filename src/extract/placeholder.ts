@@ -118,7 +118,8 @@ export function placeholderInText(text: string, errorAt?: number): Placeholder |
   if (tv) return { token: tv[0], unrendered: true };
   const dollar = /\$[A-Z][A-Z0-9_]*\b/.exec(text);
   if (dollar) return { token: dollar[0], unrendered: false };
-  const angle = /<[A-Za-z][\w.]*(?:[-_ ][\w.]+)+>|<(?:value|param|arg|args|argument|arguments|string|number|integer|object|dict|array|json|name)\d*>/i.exec(text);
+  // GLM's own `<arg_key>` and `<arg_value>` tags look like `<tool_name>` but are its syntax.
+  const angle = /<(?!arg_(?:key|value)>)[A-Za-z][\w.]*(?:[-_ ][\w.]+)+>|<(?:value|param|arg|args|argument|arguments|string|number|integer|object|dict|array|json|name)\d*>/i.exec(text);
   if (angle) return { token: angle[0], unrendered: false };
   if (errorAt !== undefined && (text.startsWith('...', errorAt) || text[errorAt] === '…' || text.startsWith('..', errorAt - 1))) {
     return { token: '...', unrendered: false };

@@ -67,6 +67,17 @@ describe('call shapes of agent frameworks and protocols', () => {
     ]);
   });
 
+  test('GLM-4.5 calls are read in linear time, and a broken one is a finding at its place, not a placeholder', () => {
+    const pairs = Array.from({ length: 40 }, (_, i) => `<arg_key>k${i}</arg_key>\n<arg_value>v${i}</arg_value>`).join('\n');
+    // The shapes that made the old pattern backtrack: text after the pairs, and a value cut off.
+    for (const text of [`<tool_call>send_email\n${pairs}\n(end of call)\n</tool_call>\n`, `<tool_call>send_email\n${pairs}<arg_key>z</arg_key><arg_value>cut</tool_call>\n`]) {
+      // Forty pairs: a backtracking reading would not end within the test's time limit.
+      const found = extractToolCalls(text);
+      expect(found.examples).toEqual([]);
+      expect(found.diagnostics.map((d) => [d.ruleId, d.tool])).toEqual([['example/unparseable', 'send_email']]);
+    }
+  });
+
   test("MiniMax-M2's `<minimax:tool_call>` holds `<invoke>` elements; an unclosed one names its own tag", () => {
     expect(calls('<minimax:tool_call><invoke name="get_weather"><parameter name="city">\nSeattle\n</parameter></invoke></minimax:tool_call>\n')).toEqual([['get_weather', { city: 'Seattle' }, 1]]);
     const unclosed = extractToolCalls('<minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter></invoke>\n');

@@ -127,3 +127,11 @@ describe('tags that never close', () => {
     expect(examples.map((e) => [e.name, e.line])).toEqual([['f', 3]]);
   });
 });
+
+describe('`<tool_call>` bodies that are no call', () => {
+  test('one long word in the tags (a megabyte) is read in linear time: it names the tags, it holds no call', () => {
+    // Splitting the word between a tool name and a `key=` cost its length for each split.
+    const text = `<tool_call>${'a'.repeat(1_000_000)} </tool_call>`;
+    expect(extractToolCalls(text)).toEqual({ examples: [], diagnostics: [] });
+  });
+});

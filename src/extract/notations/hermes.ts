@@ -1,6 +1,6 @@
 /** `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`: Hermes, Qwen 2.5 and most open-weight chat templates; GLM-4.5's key/value pairs in the same tags. */
 import { skipWhitespace } from '../json.js';
-import { defineNotation, type NotationContext, type ParsedCall } from '../notation.js';
+import { defineNotation, type NotationContext, type ParsedCall, type ParseFailure } from '../notation.js';
 import { typedCall } from './anthropic-xml.js';
 import { jsonBody } from './json.js';
 
@@ -13,19 +13,42 @@ interface HermesMatch {
   closed: boolean;
 }
 
-const glmBody = /^\s*([A-Za-z_][\w.:-]*)\s*((?:<arg_key>[\s\S]*?<\/arg_key>\s*<arg_value>[\s\S]*?<\/arg_value>\s*)*)$/;
-const glmPair = /<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g;
+const glmName = /^\s*([A-Za-z_][\w.:-]*)(?=\s*(?:<arg_key>|$))/;
+const KEY = '<arg_key>';
+const KEY_END = '</arg_key>';
+const VALUE = '<arg_value>';
+const VALUE_END = '</arg_value>';
+
+/** Past spaces, tabs and line breaks. */
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}
 
 /**
  * GLM-4.5's `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>`:
  * a call when it has at least one argument, or names a tool the prompt has (a bare word in the
  * tags is otherwise a mention). Values are typed by the tool's schema, as GLM's parsers type them.
+ * Read left to right, each tag searched for once: linear in the body, whatever it holds.
  */
-function glmCall(body: string, context: NotationContext): ParsedCall | undefined {
-  const m = glmBody.exec(body);
+function glmCall(body: string, bodyStart: number, context: NotationContext): ParsedCall | ParseFailure | undefined {
+  const m = glmName.exec(body);
   if (!m) return undefined;
   const name = m[1]!;
-  const pairs = [...m[2]!.matchAll(glmPair)].map((p) => [p[1]!.trim(), p[2]!] as const);
+  const pairs: Array<readonly [string, string]> = [];
+  let i = skipSpace(body, m[0].length);
+  while (i < body.length) {
+    if (!body.startsWith(KEY, i)) return { error: `Unexpected text after the arguments of \`${name}\`, expected \`${KEY}\` or \`</tool_call>\``, offset: bodyStart + i, tool: name };
+    const keyEnd = body.indexOf(KEY_END, i + KEY.length);
+    if (keyEnd === -1) return { error: `Unclosed \`${KEY}\`, expected \`${KEY_END}\``, offset: bodyStart + i + KEY.length, tool: name };
+    const key = body.slice(i + KEY.length, keyEnd).trim();
+    i = skipSpace(body, keyEnd + KEY_END.length);
+    if (!body.startsWith(VALUE, i)) return { error: `Unexpected text after \`${KEY}${key}${KEY_END}\`, expected \`${VALUE}\``, offset: bodyStart + i, tool: name };
+    const valueEnd = body.indexOf(VALUE_END, i + VALUE.length);
+    if (valueEnd === -1) return { error: `Unclosed \`${VALUE}\` of \`${key}\`, expected \`${VALUE_END}\``, offset: bodyStart + i + VALUE.length, tool: name };
+    pairs.push([key, body.slice(i + VALUE.length, valueEnd)]);
+    i = skipSpace(body, valueEnd + VALUE_END.length);
+  }
   if (pairs.length === 0 && !context.tools.has(name)) return undefined;
   return typedCall(name, pairs, context);
 }
@@ -65,12 +88,13 @@ export const hermesNotation = defineNotation<HermesMatch>({
     // Tags inside (`<function=name>` in Qwen3-Coder's template) are read by their own notation.
     if (body.trimStart().startsWith('<')) return undefined;
     // A call written as `name key=value` or `name(...)` is meant as a call even without JSON: never skip it.
-    if (/^\s*[A-Za-z_][\w.-]*\s*(?:\(|[A-Za-z_][\w-]*\s*=)/.test(body) && !/[{[]/.test(body)) {
+    // Whitespace between the name and a key: one place to split a long word, so the test stays linear.
+    if (/^\s*[A-Za-z_][\w.-]*(?:\s*\(|\s+[A-Za-z_][\w-]*\s*=)/.test(body) && !/[{[]/.test(body)) {
       return { error: 'Unexpected text in `<tool_call>` block, expected a JSON object with `name` and `arguments`' };
     }
     // GLM-4.5 and later: the name, then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs, values typed by the schema.
-    const glm = glmCall(body, context);
-    if (glm) return [glm];
+    const glm = glmCall(body, match.bodyStart, context);
+    if (glm) return 'error' in glm ? glm : [glm];
     // `<tool_call></tool_call>` or `` `<tool_call>` and `</tool_call>` `` in prose names the tags; it holds no call.
     if (!/[{[(:"]/.test(body)) return [];
     // Hermes' own parser falls back to Python's literal_eval, so `{'name': ...}` is a call too.
