@@ -226,10 +226,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
         tools = project.tools;
         providers ??= project.config.providers;
       }
+      if (opts.provider !== undefined && opts.provider.length === 0) {
+        throw new InputError('usage', 'Unexpected empty --provider; expected --provider NAME (anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp)');
+      }
       if (providers === undefined || providers.length === 0) {
         throw new InputError('usage', 'Missing --provider, and no config names `providers`; expected --provider NAME (anthropic, anthropic-strict, openai, openai-strict, gemini, gemini-json-schema, bedrock, mcp)');
       }
-      setExit(await print(lintProviders(tools, providers), opts.format, opts.failOn));
+      // A name given twice is linted once.
+      setExit(await print(lintProviders(tools, [...new Set(providers)]), opts.format, opts.failOn));
     });
 
   program

@@ -99,14 +99,15 @@ export function formatGithub(diagnostics: readonly Diagnostic[], workspace: stri
   return sortDiagnostics(diagnostics)
     .map((d) => {
       const props = [
-        d.file === undefined ? undefined : `file=${escapeProperty(workspacePath(d.file, workspace))}`,
+        d.file === undefined ? undefined : `file=${escapeProperty(visible(workspacePath(d.file, workspace)))}`,
         d.line === undefined ? undefined : `line=${d.line}`,
         d.column === undefined ? undefined : `col=${d.column}`,
         // The tool in the title: findings about three tools must not read as one annotation repeated.
-        `title=${escapeProperty(d.tool === undefined ? d.ruleId : `${d.ruleId} (${d.tool})`)}`,
+        `title=${escapeProperty(d.tool === undefined ? d.ruleId : `${d.ruleId} (${visible(d.tool)})`)}`,
       ].filter((p) => p !== undefined);
       const extra = (d.fix === undefined ? '' : `\n${d.fix}`) + (d.detail === undefined ? '' : `\n${d.detail}`);
-      return `::${level[d.severity]} ${props.join(',')}::${escapeData(d.message + extra)}\n`;
+      // Control characters from checked files are shown, not run: a CI log renders ANSI sequences.
+      return `::${level[d.severity]} ${props.join(',')}::${escapeData(visible(d.message + extra))}\n`;
     })
     .join('');
 }
@@ -116,7 +117,7 @@ function escapeHtml(text: string): string {
 }
 
 function cell(text: string): string {
-  return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  return visible(text.replaceAll('\n', ' ')).replaceAll('|', '\\|');
 }
 
 /** A summary for a pull-request comment: counts, then a table of findings. */
@@ -137,7 +138,7 @@ export function formatMarkdown(diagnostics: readonly Diagnostic[], title = 'prom
   for (const d of details) {
     // A fence longer than any run of backticks in the diff: a snapshot's own fences must not close it.
     const fence = '`'.repeat(Math.max(3, ...[...d.detail!.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    lines.push('', `<details><summary>${d.ruleId}: ${escapeHtml(d.file ?? '')}</summary>`, '', `${fence}diff`, d.detail!, fence, '', '</details>');
+    lines.push('', `<details><summary>${d.ruleId}: ${escapeHtml(visible(d.file ?? ''))}</summary>`, '', `${fence}diff`, visible(d.detail!), fence, '', '</details>');
   }
   return `${lines.join('\n')}\n`;
 }

@@ -91,7 +91,7 @@ function isSchemaLike(value: unknown): boolean {
  */
 function isDefinition(value: Obj): boolean {
   if (Object.hasOwn(value, 'arguments') || Object.hasOwn(value, 'args')) return false;
-  const schemaKey = ['parameters', 'input_schema', 'inputSchema', 'parametersJsonSchema'].find((k) => Object.hasOwn(value, k));
+  const schemaKey = ['parameters', 'input_schema', 'inputSchema', 'parametersJsonSchema', 'params'].find((k) => Object.hasOwn(value, k));
   if (schemaKey === undefined) return false;
   return typeof value.description === 'string' || isSchemaLike(value[schemaKey]) || Object.hasOwn(value, 'returns') || Object.hasOwn(value, 'required');
 }
@@ -322,7 +322,12 @@ class Reading {
     if (isObject(value.toolUse)) return this.one(value.toolUse);
     if (isObject(value.output) && isObject(value.output.message) && typeof value.output.message.role === 'string') return this.one(value.output.message);
     // An MCP `tools/call` request: the call is its `params`, `{name, arguments}`.
-    if (value.method === 'tools/call' && isObject(value.params)) return this.one(value.params);
+    if (value.method === 'tools/call' && isObject(value.params)) {
+      // Its `arguments` are optional: a tool that takes none is called without them.
+      const params = value.params;
+      if (typeof params.name === 'string' && params.name !== '' && params.arguments === undefined) return { kind: 'calls', calls: [{ name: params.name, arguments: {}, ...(idOf(value.id) === undefined ? {} : { id: idOf(value.id)! }) }] };
+      return this.one(params);
+    }
     // AutoGPT's reply: `{"thoughts": {...}, "command": {"name": ..., "args": {...}}}`.
     if (isObject(value.command) && typeof value.command.name === 'string' && isObject(value.command.args)) return this.one(value.command);
     // A request body or an MCP `sampling/createMessage` request: the calls are in its messages.
@@ -341,7 +346,8 @@ class Reading {
     const name = typeof value.function === 'string' ? value.function : (value.name ?? value.tool ?? value.tool_name ?? value.action);
     // LangChain's JSON agents end with `{"action": "Final Answer", "action_input": ...}`: the reply, not a call (no provider allows a space in a tool name).
     if (this.mode === 'prompt' && typeof name === 'string' && /^final answer$/i.test(name)) return { kind: 'none' };
-    const key = argumentKeys.find((k) => Object.hasOwn(value, k));
+    // `params` holds arguments only beside `function` (MemGPT): beside `name` it is as often a route's or a request's parameters.
+    const key = argumentKeys.find((k) => Object.hasOwn(value, k) && (k !== 'params' || typeof value.function === 'string'));
     if (key !== undefined && !isDefinition(value) && !(key === 'parameters' && isSchemaLike(value.parameters))) {
       if (typeof name !== 'string' || name === '') {
         // In a prompt, an object with other keys beside (`{"task": ..., "args": [...], "kwargs": {}}`, a job queue's message) is data, not a call that lost its name.

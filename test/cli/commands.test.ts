@@ -220,6 +220,12 @@ describe('diff and lint', () => {
     expect(listed.code).toBe(2);
     expect(listed.stderr).toContain('Unexpected provider name `gemini` where a tools file was expected');
     expect(listed.stderr).toContain('--provider openai --provider gemini');
+    // The same name twice: its findings once. An empty name: said so.
+    const twice = await cliInProcess(['lint', file, '--provider', 'openai,openai', '--provider', 'openai', '--format', 'json']);
+    expect(JSON.parse(twice.stdout)).toEqual(JSON.parse((await cliInProcess(['lint', file, '--provider', 'openai', '--format', 'json'])).stdout));
+    const empty = await cliInProcess(['lint', file, '--provider', ',']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('Unexpected empty --provider');
   });
 
   test("lint without --provider uses the config's providers, for its tools or for tools files; with no config it says what is missing", async () => {

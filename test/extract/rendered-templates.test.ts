@@ -41,12 +41,16 @@ describe('call shapes of agent frameworks and protocols', () => {
   test("Semantic Kernel's `action_variables` and MemGPT's `params` hold the arguments", () => {
     expect(calls('```json\n{"action": "CalculatorPlugin.Add", "action_variables": {"number1": "5"}}\n```\n')).toEqual([['CalculatorPlugin.Add', { number1: '5' }, 1]]);
     expect(calls('```json\n{"function": "send_message", "params": {"message": "hi"}}\n```\n')).toEqual([['send_message', { message: 'hi' }, 1]]);
+    // `params` beside `name`: a route's or a definition's parameters, no call.
+    expect(calls('```json\n{"name": "list_users", "method": "GET", "params": {"page": 1}}\n```\n')).toEqual([]);
+    expect(calls('```json\n{"function": "search", "description": "Search the web", "params": {"query": {"type": "string"}}}\n```\n')).toEqual([]);
     // A JSON-RPC request is not a call of its method.
     expect(calls('```json\n{"jsonrpc": "2.0", "method": "resources/read", "params": {"uri": "file:///a"}}\n```\n')).toEqual([]);
   });
 
   test("an MCP `tools/call` request is a call of its params; Bedrock Converse's `toolUse` block is one call", () => {
     expect(calls('```json\n{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "New York"}}}\n```\n')).toEqual([['get_weather', { location: 'New York' }, 1]]);
+    expect(calls('```json\n{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "ping"}}\n```\n')).toEqual([['ping', {}, 1]]);
     expect(calls('```json\n{"role": "assistant", "content": [{"text": "Let me look."}, {"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"id": 7}}}]}\n```\n')).toEqual([['lookup', { id: 7 }, 2]]);
     expect(calls('```json\n{"output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"id": 8}}}]}}, "stopReason": "tool_use"}\n```\n')).toEqual([['lookup', { id: 8 }, 1]]);
   });

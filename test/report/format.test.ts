@@ -31,6 +31,16 @@ describe('formatGithub', () => {
   });
 });
 
+describe('control characters from checked files, in every format', () => {
+  test('github and markdown show them as \\u escapes, as pretty does: a CI log or a comment must not run them', () => {
+    const d: Diagnostic = { ruleId: 'provider/missing-description', severity: 'info', message: 'Missing description on tool `t\u001b[31m`', file: 'tools\u0007.json', line: 1, column: 1, tool: 't\u001b[31m', detail: '-a\u001b[2J\n+b' };
+    for (const out of [formatGithub([d], undefined), formatMarkdown([d])]) {
+      expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(out).toContain('t\\u001b[31m');
+    }
+  });
+});
+
 describe('formatGithub in GitHub Actions', () => {
   test('places files relative to the repository root (GITHUB_WORKSPACE), so a package checked from its own folder annotates the right file', () => {
     const workspace = join(process.cwd(), '..');

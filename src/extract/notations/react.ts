@@ -137,6 +137,8 @@ export const reactNotation = defineNotation<ReactMatch>({
       }
       let rest = end;
       while (text[rest] === ' ' || text[rest] === '\t' || text[rest] === '\r') rest++;
+      // `Action: Search[{...}]`: the value ends at the bracket.
+      if (match.inputEnd !== undefined && rest === match.inputEnd) return [{ name, arguments: value }];
       if (rest < text.length && text[rest] !== '\n') return { error: `Unexpected ${describeChar(text, rest)} after the Action Input of \`${name}\`, expected the end of the line`, offset: rest, tool: name };
       return [{ name, arguments: value }];
     }

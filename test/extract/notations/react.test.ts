@@ -41,6 +41,7 @@ describe('react-text', () => {
     expect(calls(loop)).toEqual({ calls: [{ name: 'search', arguments: { query: 'construction year of the Eiffel Tower' }, line: 2 }], failures: [] });
     expect(calls('Action: search[Apple Remote]\nObservation: The Apple Remote is a remote control').calls).toEqual([{ name: 'search', arguments: { query: 'Apple Remote' }, line: 1 }]);
     expect(calls('Action: multiply: {"a": 6, "b": 7}\nPAUSE').calls).toEqual([{ name: 'multiply', arguments: { a: 6, b: 7 }, line: 1 }]);
+    expect(calls('Action: search[{"query": "x", "limit": 2}]')).toEqual({ calls: [{ name: 'search', arguments: { query: 'x', limit: 2 }, line: 1 }], failures: [] });
     // Without tools: JSON arguments are a call of any identifier; a plain value names no parameter.
     expect(calls('Action: tool_1: {"action_input": "France"}', []).calls).toEqual([{ name: 'tool_1', arguments: { action_input: 'France' }, line: 1 }]);
     expect(calls('Action: search: weather', [])).toEqual(none);
