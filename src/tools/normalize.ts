@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { tooDeepAt, tooDeepMessage } from '../schema/depth.js';
 import { escapeSegment } from '../schema/pointer.js';
 import { isRecord, setOwn, withObjectPrototypes } from '../util/values.js';
+import { suggestName } from '../util/suggest.js';
 import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
 
 /** A tool definition that could not be understood; the message names what was expected. */
@@ -134,6 +135,9 @@ export function isBuiltInTool(value: unknown): boolean {
 
 const schemaTypes = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 
+/** What a definition without `parameters` may hold besides (OpenAI Responses, Gemini `FunctionDeclaration`). */
+const noArgumentKeys = new Set(['type', 'name', 'description', 'strict', 'parameters', 'response', 'responseJsonSchema', 'behavior']);
+
 /** The schema of a function that takes no arguments, for definitions that may leave it out. */
 const noArguments = (): JsonSchemaObject => ({ type: 'object', properties: {} });
 
@@ -176,6 +180,12 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string,
   if ('parametersJsonSchema' in input) return spec(name, input.description, schemaFrom(input.parametersJsonSchema, `${where}.parametersJsonSchema`), 'gemini-json-schema', where, {}, slot('parametersJsonSchema'));
   // A Gemini declaration or an OpenAI Responses tool may leave `parameters` out (or null) when the function takes none.
   if ((within === 'gemini' || input.type === 'function') && (input.parameters === undefined || input.parameters === null) && !schemaKeys.some((key) => key !== 'parameters' && key in input)) {
+    // A misspelled `parameters` must not turn the tool into one without arguments.
+    const stray = Object.keys(input).find((key) => !noArgumentKeys.has(key));
+    if (stray !== undefined) {
+      const guess = suggestName(stray, ['parameters', 'parametersJsonSchema', 'description']);
+      throw new ToolShapeError(`${where}: unexpected key \`${stray}\` in the definition of ${typeof name === 'string' ? `\`${name}\`` : 'a tool'}${guess ? `; did you mean \`${guess.name}\`?` : ''} Expected \`name\`, \`description\` and \`parameters\` (left out only when the function takes no arguments)`);
+    }
     return spec(name, input.description, noArguments(), within === 'gemini' ? 'gemini' : 'openai-responses', where, strict, { ...(input.name === undefined ? {} : { name: '/name' }), schema: '' });
   }
   if ('parameters' in input) {

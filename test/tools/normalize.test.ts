@@ -58,6 +58,11 @@ describe('every provider shape reads as one ToolSpec', () => {
     expect(() => normalizeTools([{ name: 'ping' }])).toThrow(ToolShapeError);
   });
 
+  test('a misspelled `parameters` is refused with what it means, not read as a tool without arguments', () => {
+    expect(() => normalizeTools([{ type: 'function', name: 'x', paramters: { type: 'object', properties: { a: { type: 'integer' } } } }], 'tools.json')).toThrow(/tools\.json\[0\]: unexpected key `paramters` in the definition of `x`; did you mean `parameters`\?/);
+    expect(() => normalizeTools({ functionDeclarations: [{ name: 'g', parametrs: { type: 'OBJECT' } }] })).toThrow(/unexpected key `parametrs`.*did you mean `parameters`/);
+  });
+
   test('an OpenAI Responses tool without `parameters` (or with null) takes no arguments', () => {
     const tools = normalizeTools([{ type: 'function', name: 'now' }, { type: 'function', name: 'today', parameters: null }]);
     expect(tools.map((t) => [t.name, t.origin.shape, t.inputSchema])).toEqual([
