@@ -95,11 +95,18 @@ function columnsOf(row: Row): string[] {
   return Object.keys(row);
 }
 
+/** Longer row ids are cut: an id is a name for a row in a report, not its content. */
+const MAX_ID_LENGTH = 120;
+
 function display(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  return JSON.stringify(value) ?? String(value);
+  const text =
+    typeof value === 'string' ? value
+    : typeof value === 'number' || typeof value === 'bigint' ? String(value)
+    : value instanceof Date ? value.toISOString()
+    // A BLOB or bytea id, as SQL writes one: x'0123ab'.
+    : value instanceof Uint8Array ? `x'${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}'`
+    : (JSON.stringify(value) ?? String(value));
+  return text.length > MAX_ID_LENGTH ? `${text.slice(0, MAX_ID_LENGTH)}…` : text;
 }
 
 function missingColumn(source: PersistedSource, column: string, row: Row): InputError {
@@ -120,11 +127,17 @@ export function itemsFromRow(row: Row, index: number, source: PersistedSource): 
   const where = { source: source.name, row: rowId };
   if (column === undefined) return [corrupt('The row has no message column', where)];
   let value = row[column];
-  if (Buffer.isBuffer(value)) value = value.toString('utf8');
+  const blob = Buffer.isBuffer(value) ? value : undefined;
+  if (blob) value = blob.toString('utf8');
   if (value === null || value === undefined) return [corrupt(`The message column \`${column}\` is NULL`, where)];
+  if (typeof value === 'bigint') value = String(value);
   if (typeof value === 'string') {
     const parsed = parseJson(value, where, `The message in column \`${column}\``);
-    if ('corrupt' in parsed) return [parsed];
+    if ('corrupt' in parsed) {
+      // SQLite's binary JSON (`jsonb()`): its first byte's low half says object (12) or array (11).
+      const jsonb = blob !== undefined && blob.length > 0 && ((blob[0]! & 0x0f) === 12 || (blob[0]! & 0x0f) === 11);
+      return [jsonb ? corrupt(`The message in column \`${column}\` is SQLite's binary JSON (JSONB), not JSON text; select it as text with \`json(${column})\` in the query`, where) : parsed];
+    }
     value = parsed.value;
   }
   return itemsFromValue(value, where, (call, i, count): RecordedCall => {

@@ -203,6 +203,15 @@ export async function openSqliteReadOnly(source: SqliteSource): Promise<BetterSq
   }
 }
 
+/** The row with each BigInt that a number holds exactly turned back into one; larger ones stay BigInt (an id shows all its digits). */
+function withSafeNumbers(row: Row): Row {
+  for (const key of Object.keys(row)) {
+    const value = row[key];
+    if (typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)) row[key] = Number(value);
+  }
+  return row;
+}
+
 /** Streams the rows of a SQLite source's query, one at a time (`Statement.iterate`). */
 export async function* sqliteRows(source: SqliteSource): AsyncGenerator<Row, void, undefined> {
   const db = await openSqliteReadOnly(source);
@@ -218,6 +227,8 @@ export async function* sqliteRows(source: SqliteSource): AsyncGenerator<Row, voi
       throw new InputError('persisted/bad-query', `Persisted source \`${source.name}\`: the query returns no rows; expected a SELECT`, { file: source.sqlite });
     }
     try {
+      // Integers as BigInt: a row id above 2^53 (a snowflake id) names its own row, not a rounded neighbour's.
+      statement.safeIntegers(true);
       rows = statement.iterate();
     } catch (error) {
       throw failed(source, error);
@@ -230,7 +241,7 @@ export async function* sqliteRows(source: SqliteSource): AsyncGenerator<Row, voi
         throw failed(source, error);
       }
       if (next.done) break;
-      yield next.value as Row;
+      yield withSafeNumbers(next.value as Row);
     }
   } finally {
     // An unfinished iterator keeps the connection busy, and close() would refuse.

@@ -113,6 +113,31 @@ describe('a WAL-mode database is read without leaving anything behind', () => {
   });
 });
 
+describe('row ids and message columns as applications store them', () => {
+  test('an id above 2^53 keeps every digit, a BLOB id reads as x\'..\', a long id is cut; a JSONB message says how to select it', async () => {
+    const folder = join(dir, 'ids');
+    mkdirSync(folder);
+    const file = join(folder, 'conversations.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE messages (id, message)');
+    const insert = db.prepare('INSERT INTO messages VALUES (?, ?)');
+    insert.safeIntegers(true).run(9007199254740993n, call(1));
+    insert.run(Buffer.from([0x01, 0x23, 0xab]), call(2));
+    insert.run('k'.repeat(500), call(3));
+    db.prepare("INSERT INTO messages VALUES (4, jsonb(?))").run(call(4));
+    db.close();
+    const items = await collect(readPersistedCalls(source(file, 'SELECT id, message FROM messages ORDER BY rowid')));
+    const rows = items.map((item) => item.where.row);
+    expect(rows.slice(0, 2)).toEqual(['9007199254740993', "x'0123ab'"]);
+    expect(rows[2]).toBe(`${'k'.repeat(120)}…`);
+    expect(items[3]).toMatchObject({ corrupt: true, where: { row: '4' } });
+    expect((items[3] as { message: string }).message).toContain("SQLite's binary JSON (JSONB), not JSON text; select it as text with `json(message)`");
+    // Selected as text, the same row is read.
+    const asText = await collect(readPersistedCalls(source(file, 'SELECT id, json(message) AS message FROM messages WHERE id = 4')));
+    expect(summary(asText)).toEqual(['4:toolu_4:lookup_order']);
+  });
+});
+
 describe('what is not a regular file is refused, not opened', () => {
   test('a FIFO: `check` exits 2 at once naming the source, instead of waiting for a writer forever', async () => {
     const fifo = join(dir, 'conversations.fifo');
