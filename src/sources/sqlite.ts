@@ -41,6 +41,15 @@ function failed(source: SqliteSource, error: unknown): InputError {
       { cause: error },
     );
   }
+  // A writer that crashed mid-transaction left a hot journal: SQLite must roll it back before anyone reads, and a read-only handle cannot.
+  if (/READONLY/.test(code) && exists(`${source.sqlite}-journal`) !== undefined) {
+    return new InputError(
+      'persisted/unreachable',
+      `Persisted source \`${source.name}\`: the SQLite database \`${source.sqlite}\` has a hot journal (\`${source.sqlite}-journal\`) left by a writer that stopped mid-transaction; SQLite rolls it back before any read, which needs write access this read-only check never takes: open the database once with its application or \`sqlite3\`, or read a copy of both files`,
+      { file: source.sqlite },
+      { cause: error },
+    );
+  }
   if (unreachableCodes.test(code)) return unreachable(source, errorMessage(error), error);
   return new InputError(
     'persisted/bad-query',

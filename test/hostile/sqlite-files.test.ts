@@ -138,6 +138,29 @@ describe('row ids and message columns as applications store them', () => {
   });
 });
 
+describe('a database a writer left mid-transaction', () => {
+  test('its hot journal is named with what to do, not "attempt to write a readonly database"; nothing is changed', async () => {
+    const file = database('hot', 'delete', [1, 2]);
+    // A writer killed inside a transaction that spilled to the file: its journal stays, hot.
+    const script = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(file)}); db.pragma('cache_size = 1');
+      db.exec('BEGIN'); const put = db.prepare('INSERT INTO messages VALUES (?, ?)');
+      for (let i = 10; i < 3000; i++) put.run(i, 'x'.repeat(400));
+      process.kill(process.pid, 'SIGKILL');`;
+    try {
+      execFileSync(process.execPath, ['-e', script], { cwd: process.cwd(), stdio: 'ignore' });
+    } catch {
+      // Killed, as intended.
+    }
+    const before = fingerprint(file);
+    expect(before.files).toEqual(['conversations.db', 'conversations.db-journal']);
+    const error = await failure(collect(readPersistedCalls(source(file))));
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toContain('has a hot journal');
+    expect((error as InputError).message).toContain('open the database once with its application or `sqlite3`, or read a copy of both files');
+    expect(fingerprint(file)).toEqual(before);
+  });
+});
+
 describe('what is not a regular file is refused, not opened', () => {
   test('a FIFO: `check` exits 2 at once naming the source, instead of waiting for a writer forever', async () => {
     const fifo = join(dir, 'conversations.fifo');
