@@ -43,6 +43,11 @@ export interface RawCall {
   plainString?: boolean;
   /** The object the call was read from, when it sits inside a message or a request. */
   source?: object;
+  /**
+   * Recorded mode: why this call cannot be checked (its `arguments` are not JSON, it has none).
+   * It stands beside the calls of the same value that can be, which are checked all the same.
+   */
+  unreadable?: string;
 }
 
 export type ShapeResult =
@@ -155,14 +160,21 @@ class Reading {
     const out: RawCall = { name, arguments: args };
     if (args === undefined) {
       if (this.mode === 'recorded') {
-        throw new ShapeError(notation === 'anthropic-tool-use' ? `The \`tool_use\` block \`${name}\` has no \`input\`` : `The call to \`${name}\` has no \`arguments\`, \`args\` or \`input\``, name);
-      }
-      out.arguments = {};
+        out.unreadable = notation === 'anthropic-tool-use' ? `The \`tool_use\` block \`${name}\` has no \`input\`` : `The call to \`${name}\` has no \`arguments\`, \`args\` or \`input\``;
+      } else out.arguments = {};
     } else if (typeof args === 'string') {
       const looksJson = /^\s*[[{]/.test(args);
       if (this.mode === 'recorded') {
         // OpenAI's `arguments` is JSON text, whatever it holds; other keys hold JSON when they look like it.
-        if (key === 'arguments' || looksJson) out.arguments = this.decodeRecorded(name, args);
+        if (key === 'arguments' || looksJson) {
+          try {
+            out.arguments = this.decodeRecorded(name, args);
+          } catch (error) {
+            if (!(error instanceof ShapeError)) throw error;
+            out.arguments = undefined;
+            out.unreadable = error.message;
+          }
+        }
       } else if (!looksJson) {
         // A JSON-encoded object (OpenAI's `arguments`) is decoded; any other string is a plain value.
         out.plainString = true;
@@ -204,7 +216,7 @@ class Reading {
           calls.push(c);
         }
       } else if (r.kind === 'bare-name' && this.mode === 'prompt') calls.push({ name: r.name, arguments: {}, notation: 'openai-tool-calls', source: item as object });
-      else if (r.kind === 'bare-name') throw new ShapeError(`The call to \`${r.name}\` has no \`arguments\`, \`args\` or \`input\``, r.name);
+      else if (r.kind === 'bare-name') calls.push({ name: r.name, arguments: undefined, unreadable: `The call to \`${r.name}\` has no \`arguments\`, \`args\` or \`input\``, source: item as object });
       else throw new ShapeError(`Item ${i} of \`tool_calls\` is not a tool call, expected \`{"type": "function", "function": {"name": ..., "arguments": "..."}}\` or another call shape`);
     }
     return calls;
@@ -396,7 +408,13 @@ const readings: Record<ShapeMode, Reading> = { prompt: new Reading('prompt'), re
 export function callsFromValue(value: unknown, mode: ShapeMode = 'prompt'): ShapeResult {
   const reading = readings[mode];
   try {
-    return Array.isArray(value) ? reading.fromArray(value) : reading.one(value);
+    const result = Array.isArray(value) ? reading.fromArray(value) : reading.one(value);
+    // Nothing readable at all: the value is unreadable, as one broken call always was.
+    if (result.kind === 'calls' && result.calls.length > 0 && result.calls.every((c) => c.unreadable !== undefined)) {
+      const first = result.calls[0]!;
+      return { kind: 'error', message: first.unreadable!, name: first.name };
+    }
+    return result;
   } catch (error) {
     // A value nested deeper than the stack (JSON.parse has no depth limit) is not a call anyone made.
     if (error instanceof RangeError) return { kind: 'error', message: 'Unexpected value nested too deeply to read, expected a tool call or a message' };

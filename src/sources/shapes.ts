@@ -67,7 +67,11 @@ export function itemsFromValue(
   // bare-name does not occur in recorded mode: a call without arguments is an error there.
   if (shape.kind !== 'calls') return [corrupt(`No tool call found: ${expectedShapes}`, where)];
   const calls = shape.calls;
-  return calls.map((call, i) => place(call.id === undefined ? { name: call.name, arguments: call.arguments } : { id: call.id, name: call.name, arguments: call.arguments }, i, calls.length));
+  return calls.map((call, i) => {
+    const placed = place(call.id === undefined ? { name: call.name, arguments: call.arguments } : { id: call.id, name: call.name, arguments: call.arguments }, i, calls.length);
+    // A call that cannot be read is reported at its own place; the others beside it are checked.
+    return call.unreadable === undefined ? placed : corrupt(call.unreadable, placed.where);
+  });
 }
 
 /** Parses JSON text, or returns the CorruptRecord that says why it is not JSON. */

@@ -138,6 +138,24 @@ describe('row ids and message columns as applications store them', () => {
   });
 });
 
+describe('a stored conversation with one unreadable call', () => {
+  test('that call is reported at its row#i, and the other calls of the row are still checked', async () => {
+    const folder = join(dir, 'partial');
+    mkdirSync(folder);
+    const file = join(folder, 'conversations.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, message TEXT)');
+    const message = { role: 'assistant', tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id": "A-1"}' } }, { id: 'call_b', type: 'function', function: { name: 'cancel_order', arguments: '{"order_id": ' } }] };
+    db.prepare('INSERT INTO messages VALUES (?, ?)').run(7, JSON.stringify(message));
+    db.close();
+    const items = await collect(readPersistedCalls(source(file)));
+    expect(items.map((i) => ('corrupt' in i ? ['corrupt', i.where.row] : ['call', i.where.row, (i as { name: string }).name]))).toEqual([
+      ['call', '7#0', 'lookup_order'],
+      ['corrupt', '7#1'],
+    ]);
+  });
+});
+
 describe('a database a writer left mid-transaction', () => {
   test('its hot journal is named with what to do, not "attempt to write a readonly database"; nothing is changed', async () => {
     const file = database('hot', 'delete', [1, 2]);

@@ -194,6 +194,22 @@ describe('one reading of call shapes for prompts and recorded calls', () => {
   });
 });
 
+describe('a log line or a stored row holding several calls, one of them unreadable', () => {
+  test('the unreadable one is reported at its own place, and the others are still read', () => {
+    const value = { role: 'assistant', tool_calls: [openai('f'), openai('g', '{"b": ', 'call_2'), { id: 'call_3', type: 'function', function: { name: 'h' } }, openai('k', '{"c":3}', 'call_4')] };
+    const items = parseRecordedLine(JSON.stringify(value), where);
+    expect(items.map((i) => ('corrupt' in i ? ['corrupt', i.where.line, (i as { message: string }).message.slice(0, 40)] : ['call', (i as Call).name, (i as Call).arguments]))).toEqual([
+      ['call', 'f', a1],
+      // A log names a line; the message names the call's tool (a stored row names `row#i`, see test/hostile/sqlite-files.test.ts).
+      ['corrupt', 1, 'The arguments of `g` are a string that i'],
+      ['corrupt', 1, 'The call to `h` has no `arguments`, `arg'],
+      ['call', 'k', { c: 3 }],
+    ]);
+    // With nothing readable, the value as a whole is unreadable, as before.
+    expect(callsFromValue({ tool_calls: [openai('g', '{"b": ')] }, 'recorded')).toMatchObject({ kind: 'error', name: 'g' });
+  });
+});
+
 describe('where a prompt and a log differ on purpose', () => {
   const tools = normalizeTools([{ name: 'describe_image', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }]);
 
