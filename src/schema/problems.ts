@@ -8,6 +8,7 @@ import type { ErrorObject } from 'ajv';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { errorMessage } from '../util/errors.js';
 import { isRecord, show } from '../util/values.js';
+import { listKeywords, mapKeywords, singleKeywords } from './keywords.js';
 import { getAt, joinPointer, splitPointer } from './pointer.js';
 import { compileFailure, type CompileFailure, type Draft } from './validator.js';
 
@@ -26,13 +27,6 @@ export interface SchemaProblem {
   fix?: string;
 }
 
-// Keywords whose value holds subschemas, by shape (the same sets as the provider walker).
-const mapKeywords = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
-const listKeywords = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
-const singleKeywords = new Set([
-  'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames',
-  'contentSchema', 'not', 'if', 'then', 'else',
-]);
 
 /** What a pointer into a schema names, in words for a message ("as `type`", "as the schema of property `x`"), and the keyword it is in. */
 interface Role {

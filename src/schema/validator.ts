@@ -6,6 +6,7 @@ import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { collectUnsupported, patternEngine, type UnsupportedPattern } from '../util/regex.js';
 import { isRecord, setOwn, show } from '../util/values.js';
+import { listKeywords, mapKeywords, singleKeywords } from './keywords.js';
 import { formatCondition, showPattern } from './formats.js';
 import { joinPointer } from './pointer.js';
 import { loopingRef } from './refs.js';
@@ -194,14 +195,6 @@ function protoSafe(schema: unknown): unknown {
   return out ?? schema;
 }
 
-// Keywords whose value holds subschemas, by shape: what Ajv compiles (it ignores unknown keywords here).
-const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
-const schemaLists = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items']);
-const schemaSingles = new Set([
-  'items', 'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames',
-  'not', 'if', 'then', 'else',
-]);
-
 /**
  * `nullable` is OpenAPI's keyword, not JSON Schema's: under the drafts it means nothing. Ajv
  * reads it anyway, and refuses to compile a schema whose `nullable` has no `type` beside it
@@ -223,17 +216,17 @@ function nullableSafe(schema: unknown): unknown {
     setOwn((out ??= { ...schema }), key, value);
   };
   for (const [key, value] of Object.entries(out ?? schema)) {
-    if (schemaMaps.has(key) && isRecord(value)) {
+    if (mapKeywords.has(key) && isRecord(value)) {
       let map: Record<string, unknown> | undefined;
       for (const [name, child] of Object.entries(value)) {
         const next = nullableSafe(child);
         if (next !== child) setOwn((map ??= { ...value }), name, next);
       }
       if (map) put(key, map);
-    } else if (schemaLists.has(key) && Array.isArray(value)) {
+    } else if ((listKeywords.has(key) || key === 'items') && Array.isArray(value)) {
       const items = value.map(nullableSafe);
       if (items.some((item, i) => item !== value[i])) put(key, items);
-    } else if (schemaSingles.has(key)) {
+    } else if (singleKeywords.has(key) || key === 'items') {
       const next = nullableSafe(value);
       if (next !== value) put(key, next);
     }

@@ -19,12 +19,6 @@ const KEY_END = '</arg_key>';
 const VALUE = '<arg_value>';
 const VALUE_END = '</arg_value>';
 
-/** Past spaces, tabs and line breaks. */
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && /\s/.test(text[i]!)) i++;
-  return i;
-}
-
 /**
  * GLM-4.5's `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>`:
  * a call when it has at least one argument, or names a tool the prompt has (a bare word in the
@@ -36,18 +30,18 @@ function glmCall(body: string, bodyStart: number, context: NotationContext): Par
   if (!m) return undefined;
   const name = m[1]!;
   const pairs: Array<readonly [string, string]> = [];
-  let i = skipSpace(body, m[0].length);
+  let i = skipWhitespace(body, m[0].length);
   while (i < body.length) {
     if (!body.startsWith(KEY, i)) return { error: `Unexpected text after the arguments of \`${name}\`, expected \`${KEY}\` or \`</tool_call>\``, offset: bodyStart + i, tool: name };
     const keyEnd = body.indexOf(KEY_END, i + KEY.length);
     if (keyEnd === -1) return { error: `Unclosed \`${KEY}\`, expected \`${KEY_END}\``, offset: bodyStart + i + KEY.length, tool: name };
     const key = body.slice(i + KEY.length, keyEnd).trim();
-    i = skipSpace(body, keyEnd + KEY_END.length);
+    i = skipWhitespace(body, keyEnd + KEY_END.length);
     if (!body.startsWith(VALUE, i)) return { error: `Unexpected text after \`${KEY}${key}${KEY_END}\`, expected \`${VALUE}\``, offset: bodyStart + i, tool: name };
     const valueEnd = body.indexOf(VALUE_END, i + VALUE.length);
     if (valueEnd === -1) return { error: `Unclosed \`${VALUE}\` of \`${key}\`, expected \`${VALUE_END}\``, offset: bodyStart + i + VALUE.length, tool: name };
     pairs.push([key, body.slice(i + VALUE.length, valueEnd)]);
-    i = skipSpace(body, valueEnd + VALUE_END.length);
+    i = skipWhitespace(body, valueEnd + VALUE_END.length);
   }
   if (pairs.length === 0 && !context.tools.has(name)) return undefined;
   return typedCall(name, pairs, context);
