@@ -46,6 +46,8 @@ const branchesOf = (s: JsonSchemaObject): unknown[] | undefined =>
 function typesOf(schema: Schema | undefined, root: JsonSchemaObject): Set<string> | undefined {
   if (schema === undefined || schema === true) return undefined;
   if (schema === false) return new Set();
+  // `{not: {}}` admits nothing: the generator writes it for `undefined` (`string | undefined` in an index signature).
+  if (isRecord(schema.not) && Object.keys(schema.not).length === 0) return new Set();
   if ('const' in schema) return new Set([jsonType(schema.const)]);
   if (Array.isArray(schema.enum)) return new Set(schema.enum.map(jsonType));
   if (typeof schema.type === 'string') return new Set([schema.type]);
@@ -112,6 +114,46 @@ function shapeOf(schema: JsonSchemaObject, root: JsonSchemaObject): { properties
   visit(schema, 0);
   return { properties, required: [...required], declared };
 }
+
+interface Variant {
+  schema: JsonSchemaObject;
+  /** Where its own keywords are: the schema's path, or its `anyOf`/`oneOf` branch's. */
+  path: string;
+  /** Keywords beside the union, which every variant shares, and where they are. */
+  base?: JsonSchemaObject;
+  basePath?: string;
+}
+
+/**
+ * The object types a schema is a union of: each `anyOf`/`oneOf` branch joined with the
+ * keywords beside the union (`{properties, anyOf: [{required: [a]}, {required: [b]}]}` is a
+ * common way to say "one of these"); the schema itself when it is no union. Branches that
+ * admit no object (`null`, a string) are left out; a branch that admits anything makes the
+ * union say nothing about the object's fields, and then there are no variants to compare.
+ */
+function objectVariants(schema: JsonSchemaObject, root: JsonSchemaObject, path: string): Variant[] {
+  const key = Array.isArray(schema.anyOf) ? 'anyOf' : Array.isArray(schema.oneOf) ? 'oneOf' : undefined;
+  if (key === undefined) return [{ schema, path }];
+  const { [key]: branches, ...base } = schema;
+  const out: Variant[] = [];
+  for (const [i, b] of (branches as unknown[]).entries()) {
+    const branch = deref(b, root);
+    if (branch === false) continue;
+    if (!isRecord(branch)) return [];
+    const types = typesOf(branch, root);
+    if (types !== undefined && !types.has('object')) continue;
+    out.push({ schema: { allOf: [base, branch] }, path: `${path}/${key}/${i}`, base, basePath: path });
+  }
+  return out;
+}
+
+/** Where a property of a variant is defined: beside the union when the shared keywords list it, else in the branch. */
+function propertyPath(variant: Variant, key: string): string {
+  const inBase = variant.base !== undefined && isRecord(variant.base.properties) && Object.hasOwn(variant.base.properties, key);
+  return `${inBase ? variant.basePath : variant.path}/properties/${escapeSegment(key)}`;
+}
+
+const ordinal = (i: number): string => ['first', 'second', 'third', 'fourth', 'fifth'][i] ?? `${i + 1}th`;
 
 const example: Record<string, string> = { string: '"text"', number: '1.5', integer: '1', boolean: 'true', null: 'null', object: '{}', array: '[]' };
 
@@ -245,55 +287,141 @@ class Comparison {
   }
 
   #object(s: JsonSchemaObject, h: JsonSchemaObject, place: Place): void {
-    const schema = shapeOf(s, this.schemaRoot);
-    const handler = shapeOf(h, this.handlerRoot);
-    const name = this.tool.name;
-    const at = (key: string): Place => ({ segments: [...place.segments, key], schemaPath: `${place.schemaPath}/properties/${escapeSegment(key)}` });
-    const sets = `${place.segments.length > 0 ? `in \`${label(place.segments)}\`, ` : ''}schema requires ${list(schema.required)}; handler requires ${list(handler.required)}`;
+    const schemaVariants = objectVariants(s, this.schemaRoot, place.schemaPath);
+    const handlerVariants = objectVariants(h, this.handlerRoot, '');
+    if (schemaVariants.length === 0 || handlerVariants.length === 0) return;
+    if (handlerVariants.length === 1) {
+      this.#fields(schemaVariants, handlerVariants[0]!.schema, h, place);
+      return;
+    }
+    // A union handler type accepts a call when one of its members does.
+    this.#unionHandler(schemaVariants, handlerVariants, place);
+  }
 
-    // The subset check: what the handler demands must be demanded of the model. Equality would also fail the harmless opposite case.
+  /**
+   * The handler type is a union of object types: each object the schema lets through must be
+   * one some member takes. The required fields decide first (a member that demands a field the
+   * schema leaves out rejects the calls without it); a member that passes is then compared
+   * field by field, and the findings stand only when every such member has some.
+   */
+  #unionHandler(schemaVariants: Variant[], handlerVariants: Variant[], place: Place): void {
+    const name = this.tool.name;
+    const before = this.out.length;
+    for (const sv of schemaVariants) {
+      const schemaRequired = shapeOf(sv.schema, this.schemaRoot).required;
+      const missing = handlerVariants.map((hv) => shapeOf(hv.schema, this.handlerRoot).required.filter((k) => !schemaRequired.includes(k)));
+      const passing = handlerVariants.filter((_, i) => missing[i]!.length === 0);
+      const where = { segments: place.segments, schemaPath: sv.path };
+      if (passing.length === 0) {
+        const closest = missing.reduce((best, m, i) => (m.length < missing[best]!.length ? i : best), 0);
+        const each = missing.map((m, i) => `the ${ordinal(i)} also requires ${list(m)}`).join(', ');
+        const inField = place.segments.length > 0 ? ` for \`${label(place.segments)}\`` : '';
+        this.add(rules['required-not-in-schema'], where, {
+          message: `\`${name}\`: the handler type${inField} is a union of ${handlerVariants.length} object types, and none of them takes a call that sends only what the schema requires (${list(schemaRequired)}): ${each}. Add the fields one of them requires to the schema's \`required\`, or make them optional in the handler`,
+          expected: missing[closest]!,
+          actual: schemaRequired,
+          fix: `add ${list(missing[closest]!)} to \`required\``,
+        });
+        continue;
+      }
+      const outcomes = passing.map((hv) => {
+        const kept = this.out.length;
+        this.#fields([sv], hv.schema, hv.schema, where, false);
+        return this.out.splice(kept);
+      });
+      if (outcomes.some((found) => !found.some((d) => d.severity === 'error'))) continue;
+      const fewest = outcomes.reduce((best, found) => (found.length < best.length ? found : best));
+      for (const d of fewest) this.out.push(d);
+    }
+    // Variants of the schema share fields: a finding in a shared one is said once.
+    const seen = new Set<string>();
+    const found = this.out.splice(before).filter((d) => {
+      const key = `${d.ruleId}\u0000${d.instancePath}\u0000${d.schemaPath}\u0000${d.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    for (const d of found) this.out.push(d);
+  }
+
+  /**
+   * Field by field, an object schema (one or more variants of it) against one handler object
+   * type: the handler's required fields must be required by every variant (the subset check:
+   * equality would also fail the harmless opposite case), and each field the model may send
+   * must be one the handler takes.
+   */
+  #fields(variants: Variant[], h: JsonSchemaObject, handlerNode: JsonSchemaObject, place: Place, ignored = true): void {
+    const handler = shapeOf(h, this.handlerRoot);
+    const shapes = variants.map((v) => shapeOf(v.schema, this.schemaRoot));
+    // What every variant requires is what the model always sends.
+    const required = shapes[0]!.required.filter((k) => shapes.every((shape) => shape.required.includes(k)));
+    const properties = new Map<string, Array<{ value: unknown; path: string }>>();
+    shapes.forEach((shape, i) => {
+      for (const [key, value] of Object.entries(shape.properties)) {
+        const path = variants.length === 1 && variants[0]!.base === undefined ? `${place.schemaPath}/properties/${escapeSegment(key)}` : propertyPath(variants[i]!, key);
+        const seen = properties.get(key);
+        if (!seen) properties.set(key, [{ value, path }]);
+        else if (!seen.some((p) => p.value === value)) seen.push({ value, path });
+      }
+    });
+    const name = this.tool.name;
+    const at = (key: string, path = `${place.schemaPath}/properties/${escapeSegment(key)}`): Place => ({ segments: [...place.segments, key], schemaPath: path });
+    const union = variants.length > 1 ? ` in every one of its ${variants.length} variants` : '';
+    const sets = `${place.segments.length > 0 ? `in \`${label(place.segments)}\`, ` : ''}schema requires ${list(required)}${union}; handler requires ${list(handler.required)}`;
+
     for (const key of handler.required) {
-      if (schema.required.includes(key)) continue;
+      if (required.includes(key)) continue;
       const field = label([...place.segments, key]);
-      const mentioned = key in schema.properties;
-      this.add(rules['required-not-in-schema'], at(key), {
+      const mentioned = properties.has(key);
+      this.add(rules['required-not-in-schema'], at(key, properties.get(key)?.[0]!.path), {
         message: mentioned
           ? `\`${name}\`: the handler requires \`${field}\`, which the schema does not require (${sets}). Add \`${key}\` to the schema's \`required\`, or make it optional in the handler`
           : `\`${name}\`: the handler requires \`${field}\`, which the schema never mentions, so the model is never told to send it (${sets}). Add \`${key}\` to the schema's \`properties\` and \`required\`, or make it optional in the handler`,
         expected: handler.required,
-        actual: schema.required,
+        actual: required,
         fix: mentioned ? `add \`${key}\` to \`required\`` : `add \`${key}\` to \`properties\` and \`required\``,
       });
     }
 
-    const additional = h.additionalProperties;
+    const additional = handlerNode.additionalProperties ?? h.additionalProperties;
     const patterns = isRecord(h.patternProperties) ? Object.entries(h.patternProperties) : [];
     // A handler schema that lists no properties and does not close itself says nothing about which fields it reads.
     const closed = handler.declared || additional === false;
-    for (const [key, value] of Object.entries(schema.properties)) {
-      if (key in handler.properties) {
-        if (schema.required.includes(key) && !handler.required.includes(key)) {
-          this.add(rules['optional-in-handler'], at(key), {
-            message: `\`${name}\`: the schema requires \`${label([...place.segments, key])}\`, which the handler treats as optional; allowed, and the model must spend tokens on it in every call. Make it optional in the schema if the model may leave it out`,
+    for (const [key, places] of properties) {
+      for (const { value, path } of places) {
+        if (key in handler.properties) {
+          if (required.includes(key) && !handler.required.includes(key) && path === places[0]!.path) {
+            this.add(rules['optional-in-handler'], at(key, path), {
+              message: `\`${name}\`: the schema requires \`${label([...place.segments, key])}\`, which the handler treats as optional; allowed, and the model must spend tokens on it in every call. Make it optional in the schema if the model may leave it out`,
+            });
+          }
+          this.compare(value, handler.properties[key], at(key, path));
+          continue;
+        }
+        // Schema patterns are untrusted: linear time, and one the engine cannot run covers the key, as in validation.
+        const pattern = patterns.find(([source]) => {
+          try {
+            return compilePattern(source).test(key);
+          } catch {
+            return false;
+          }
+        });
+        if (pattern) this.compare(value, pattern[1], at(key, path));
+        else if (isRecord(additional)) this.compare(value, additional, at(key, path));
+        else if (additional !== true && closed && ignored && path === places[0]!.path) {
+          this.add(rules['field-ignored'], at(key, path), {
+            message: `\`${name}\`: the schema offers \`${label([...place.segments, key])}\`, which the handler type does not have, so the model spends tokens on a value that goes nowhere. Remove \`${key}\` from the schema, or read it in the handler`,
           });
         }
-        this.compare(value, handler.properties[key], at(key));
-        continue;
       }
-      // Schema patterns are untrusted: linear time, and one the engine cannot run covers the key, as in validation.
-      const pattern = patterns.find(([source]) => {
-        try {
-          return compilePattern(source).test(key);
-        } catch {
-          return false;
-        }
-      });
-      if (pattern) this.compare(value, pattern[1], at(key));
-      else if (isRecord(additional)) this.compare(value, additional, at(key));
-      else if (additional !== true && closed) {
-        this.add(rules['field-ignored'], at(key), {
-          message: `\`${name}\`: the schema offers \`${label([...place.segments, key])}\`, which the handler type does not have, so the model spends tokens on a value that goes nowhere. Remove \`${key}\` from the schema, or read it in the handler`,
-        });
+    }
+
+    // Fields the schema leaves open (`additionalProperties: {...}`, a map) must be values the handler's index signature takes.
+    for (const variant of variants) {
+      const open = variant.base === undefined ? variant.schema.additionalProperties : (variant.schema.allOf as JsonSchemaObject[])[1]!.additionalProperties ?? variant.base.additionalProperties;
+      if (isRecord(open) && isRecord(additional)) {
+        const path = variant.base === undefined ? `${place.schemaPath}/additionalProperties` : `${variant.path}/additionalProperties`;
+        this.compare(open, additional, { segments: [...place.segments, '<key>'], schemaPath: path });
       }
     }
   }

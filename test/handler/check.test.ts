@@ -282,3 +282,62 @@ describe('checkHandlers', () => {
     ]);
   });
 });
+
+describe('unions and maps', () => {
+  const unions = path.join(fixtures, 'unions.ts');
+  const typed = (type: string): JsonSchemaObject => resolver.resolve({ kind: 'typescript', file: unions, type });
+  const object = (properties: Record<string, unknown>, required: string[] = []): JsonSchemaObject => ({ type: 'object', properties, required });
+
+  test('a schema `anyOf` of objects is checked branch by branch: a field every branch requires is required', () => {
+    const comment = (extra: Record<string, unknown>, required: string[]) => object({ path: { type: 'string' }, body: { type: 'string' }, ...extra }, required);
+    const schema = object({ comments: { type: 'array', items: { anyOf: [comment({ position: { type: 'number' } }, ['path', 'body', 'position']), comment({ line: { type: 'number' } }, ['path', 'body', 'line'])] } } }, ['comments']);
+    expect(checkHandler(tool(schema), typed('Review'))).toEqual([]);
+    // A branch that leaves out `body` lets the model send a comment the handler cannot take.
+    const loose = object({ comments: { type: 'array', items: { anyOf: [comment({ position: { type: 'number' } }, ['path', 'body', 'position']), comment({ line: { type: 'number' } }, ['path', 'line'])] } } }, ['comments']);
+    const found = checkHandler(tool(loose), typed('Review'));
+    expect(ids(found)).toEqual(['handler/required-not-in-schema /comments/*/body']);
+    expect(found[0]!.message).toContain('schema requires [path] in every one of its 2 variants');
+    expect(found[0]!.schemaPath).toBe('/properties/comments/items/anyOf/0/properties/body');
+  });
+
+  test('`properties` beside an `anyOf` of `required` lists: each branch joins the shared fields', () => {
+    const schema: JsonSchemaObject = { type: 'object', properties: { q: { type: 'string' }, page: { type: 'number' }, cursor: { type: 'string' } }, anyOf: [{ required: ['q', 'page'] }, { required: ['q', 'cursor'] }] };
+    expect(errors(checkHandler(tool(schema), typed('Paged')))).toEqual([]);
+    // A type drift in a shared field is found there, once.
+    const drifted: JsonSchemaObject = { ...schema, properties: { q: { type: 'integer' }, page: { type: 'number' }, cursor: { type: 'string' } } };
+    expect(ids(errors(checkHandler(tool(drifted), typed('Paged'))))).toEqual(['handler/type-mismatch /q']);
+  });
+
+  test('a union handler type: some member must take every call the schema allows', () => {
+    const flat = object({ q: { type: 'string' }, page: { type: 'number' }, cursor: { type: 'string' } }, ['q']);
+    const found = checkHandler(tool(flat), typed('Paged'));
+    expect(ids(found)).toEqual(['handler/required-not-in-schema ']);
+    expect(found[0]!.message).toContain('the handler type is a union of 2 object types, and none of them takes a call that sends only what the schema requires ([q]): the first also requires [page], the second also requires [cursor]');
+    expect(found[0]).toMatchObject({ severity: 'error', expected: ['page'], actual: ['q'] });
+    // Requiring what one member requires is enough.
+    expect(checkHandler(tool({ ...flat, required: ['q', 'page'] }), typed('Paged'))).toEqual([]);
+    // A discriminated union against a flat schema whose fields are all optional but the tag.
+    const modes = object({ mode: { type: 'string', enum: ['a', 'b'] }, x: { type: 'string' }, y: { type: 'number' } }, ['mode']);
+    expect(ids(checkHandler(tool(modes), typed('Mode')))).toEqual(['handler/required-not-in-schema ']);
+  });
+
+  test('a member that takes the required fields is compared field by field: a type every such member rejects is found', () => {
+    const schema = object({ q: { type: 'integer' }, page: { type: 'number' } }, ['q', 'page']);
+    expect(ids(errors(checkHandler(tool(schema), typed('Paged'))))).toEqual(['handler/type-mismatch /q']);
+  });
+
+  test('the values of a map (`additionalProperties`) must be values the handler\'s index signature takes', () => {
+    const map = (values: JsonSchemaObject) => object({ env: { type: 'object', additionalProperties: values } }, ['env']);
+    expect(checkHandler(tool(map({ type: 'string' })), typed('Env'))).toEqual([]);
+    const found = checkHandler(tool(map({ type: 'number' })), typed('Env'));
+    expect(ids(found)).toEqual(['handler/type-mismatch /env/<key>']);
+    expect(found[0]!.message).toContain('`env.<key>` is `number` in the schema but `string` in the handler type');
+    expect(found[0]!.schemaPath).toBe('/properties/env/additionalProperties');
+  });
+
+  test('an index signature that may be `undefined` still types the named fields that flow into it', () => {
+    expect(ids(checkHandler(tool(object({ name: { type: 'string' }, extra: { type: 'number' } })), typed('Loose')))).toEqual(['handler/type-mismatch /extra']);
+    expect(checkHandler(tool(object({ name: { type: 'string' }, extra: { type: 'string' } })), typed('Loose'))).toEqual([]);
+  });
+});
+
