@@ -181,7 +181,10 @@ export class TypeScriptSchemaReader {
     } catch (error) {
       if (error instanceof tsj.RootlessError) throw notFound(file, shown, type, declared.map((d) => d.name));
       const detail = error instanceof tsj.BaseError ? error.format() : error instanceof Error ? error.message : String(error);
-      throw new InputError('handler/unsupported-type', `Cannot turn handler type \`${type}\` in \`${shown}\` into a JSON Schema: ${detail.trim()}`, { file }, { cause: error });
+      const at = match ? source.getLineAndCharacterOfPosition(match.node.getStart(source)) : undefined;
+      // `z.infer<typeof Schema>` is computed by zod's own types, which the generator cannot follow; the zod schema itself can be read.
+      const zodHint = match && /\bz\.(?:infer|input|output)\s*</.test(match.node.getText(source)) ? "; a type zod computes (`z.infer`) is read from the zod schema itself: register the handler as `{ kind: 'zod', schema }`" : '';
+      throw new InputError('handler/unsupported-type', `Cannot turn handler type \`${type}\` in \`${shown}\` into a JSON Schema: ${detail.trim()}${zodHint}`, { file, ...(at === undefined ? {} : { line: at.line + 1, column: at.character + 1 }) }, { cause: error });
     }
     this.generated++;
     const { $schema: _draft, definitions, ...body } = raw;

@@ -121,6 +121,16 @@ describe('TypeScript handler types', () => {
   });
 });
 
+describe('a type the generator cannot read', () => {
+  test('`z.infer<typeof Schema>` stops the run at the type, pointing at the zod reference that reads it', () => {
+    const resolver = new HandlerSchemaResolver({ cacheDir: false });
+    const file = path.join(fixtures, 'zod-infer.ts');
+    expect(() => resolver.resolve({ kind: 'typescript', file, type: 'ReadFileArgs' })).toThrow(
+      expect.objectContaining({ code: 'handler/unsupported-type', line: 6, column: 1, message: expect.stringContaining("a type zod computes (`z.infer`) is read from the zod schema itself: register the handler as `{ kind: 'zod', schema }`") }),
+    );
+  });
+});
+
 describe('other handler references', () => {
   test('zod: the input type, so a defaulted field is optional', () => {
     const resolver = new HandlerSchemaResolver({ cwd: dir, cacheDir: false });
