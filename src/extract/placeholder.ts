@@ -15,6 +15,7 @@ const templateVariable = /\{\{[#/^>!&~-]?\s*[A-Za-z_@][\w.@-]*(?:\s[^{}\n]*)?\}\
 
 const placeholderNames: RegExp[] = [
   /^\$\w+$/, // $FUNCTION_NAME
+  /^\$\(\w+\)$/, // $(last_action_name) (Semantic Kernel's prompt templates)
   /^\[[^\]]*\]$/, // [tool_name]
   /^<[^<>]*>$/, // <tool_name>
   /^\{[^{}]*\}$/, // {name} (str.format)
@@ -30,7 +31,10 @@ export function isPlaceholderName(name: string): boolean {
   // Every call of a text asks about its tool's name: the answer is kept (for a bounded number of names).
   let answer = placeholderNameSeen.get(name);
   if (answer === undefined) {
-    answer = placeholderNames.some((re) => re.test(name.trim())) || templateVariable.test(name);
+    const t = name.trim();
+    // `FUNCTION.NAME`, `_Namespace_.FUNCTION.NAME`: a dotted name (plugin.function) whose last two parts are a placeholder's words.
+    const dotted = t.includes('.') ? t.split('.').slice(-2).join('_') : undefined;
+    answer = placeholderNames.some((re) => re.test(t) || (dotted !== undefined && re.test(dotted))) || templateVariable.test(name);
     if (placeholderNameSeen.size >= 4096) placeholderNameSeen.clear();
     placeholderNameSeen.set(name, answer);
   }

@@ -8,8 +8,8 @@
  *   the legacy `function_call` (on a message or alone), a Responses item
  *   `{"type": "function_call", "call_id", "name", "arguments"}`;
  * - Gemini: `{"functionCall": {"name", "args"}}`;
- * - `{name | tool | tool_name | function | action, arguments | args | input | parameters | tool_input | action_input | action_variables | params}`,
- *   smolagents' `{"action", "action_input"}` and Semantic Kernel's `{"action", "action_variables"}` among them;
+ * - `{name | tool | tool_name | function | action | command_name, arguments | args | input | parameters | tool_input | action_input | action_variables | params}`,
+ *   smolagents' `{"action", "action_input"}`, Semantic Kernel's `{"action", "action_variables"}` and MetaGPT's `{"command_name", "args"}` among them;
  * - Bedrock Converse's `{"toolUse": {"toolUseId", "name", "input"}}`, an MCP `tools/call` request, and AutoGPT's `{"command": {"name", "args"}}`;
  * - containers: an array of any of these (content blocks of other types and call-less
  *   messages in it are skipped), a `tool_calls` list, a message (`role` with `tool_calls`,
@@ -355,7 +355,8 @@ class Reading {
       return calls.length === 0 ? { kind: 'none', container: true } : { kind: 'calls', calls };
     }
     if (isObject(value.function)) return this.fromFunction(value.function, idOf(value.id));
-    const name = typeof value.function === 'string' ? value.function : (value.name ?? value.tool ?? value.tool_name ?? value.action);
+    // `command_name`: MetaGPT's role commands, `{"command_name": "Bash.run", "args": {...}}`.
+    const name = typeof value.function === 'string' ? value.function : (value.name ?? value.tool ?? value.tool_name ?? value.action ?? value.command_name);
     // LangChain's JSON agents end with `{"action": "Final Answer", "action_input": ...}`: the reply, not a call (no provider allows a space in a tool name).
     if (this.mode === 'prompt' && typeof name === 'string' && /^final answer$/i.test(name)) return { kind: 'none' };
     // `params` holds arguments only beside `function` (MemGPT): beside `name` it is as often a route's or a request's parameters.

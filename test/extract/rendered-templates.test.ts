@@ -55,6 +55,25 @@ describe('call shapes of agent frameworks and protocols', () => {
     expect(calls('```json\n{"output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"id": 8}}}]}}, "stopReason": "tool_use"}\n```\n')).toEqual([['lookup', { id: 8 }, 1]]);
   });
 
+  test("MetaGPT's role commands name the tool under `command_name`, bare in prose as its prompts write them", () => {
+    const text = 'Thought: I need to come under the repo path\n{\n    "command_name": "Bash.run",\n    "args": {\n        "cmd": "cd /workspace/MetaGPT"\n    }\n}\n->\n';
+    expect(calls(text)).toEqual([['Bash.run', { cmd: 'cd /workspace/MetaGPT' }, 2]]);
+    // An unrendered variable in one is a finding, not a call.
+    const found = extractToolCalls('```json\n[{"command_name": "Editor.write", "args": {"path": "/tmp/{{project_name}}/prd.md"}}]\n```\n');
+    expect(found.examples).toEqual([]);
+    expect(found.diagnostics.map((d) => [d.ruleId, d.actual])).toEqual([['example/placeholder', '{{project_name}}']]);
+  });
+
+  test("Semantic Kernel's format blobs name a placeholder, not a tool: `FUNCTION.NAME`, `_Namespace_.FUNCTION.NAME`, `$(last_action_name)`", () => {
+    for (const name of ['FUNCTION.NAME', '_Namespace_.FUNCTION.NAME', '$(last_action_name)']) {
+      const found = extractToolCalls(`{"action": "${name}", "action_variables": {"INPUT": "some input", "PARAMETER_NAME": "some value"}}\n`);
+      expect([name, found.examples]).toEqual([name, []]);
+      expect(found.diagnostics.map((d) => [d.ruleId, d.actual])).toEqual([['example/placeholder', name]]);
+    }
+    // A real plugin function still reads.
+    expect(calls('{"action": "AuthorPlugin.WritePoem", "action_variables": {"topic": "sea"}}\n')).toEqual([['AuthorPlugin.WritePoem', { topic: 'sea' }, 1]]);
+  });
+
   test("AutoGPT's reply holds its call under `command`", () => {
     const text = '```json\n{"thoughts": {"text": "search first", "plan": "- search"}, "command": {"name": "google", "args": {"input": "weather Paris"}}}\n```\n';
     expect(calls(text)).toEqual([['google', { input: 'weather Paris' }, 1]]);
