@@ -59,6 +59,17 @@ export function readToolsFile(file: string, shown = file): ToolSpec[] {
     throw error;
   }
   placeJsonTools(tools, text);
+  // Every provider refuses a request with two tools of one name; which one a check read would be a guess.
+  const first = new Map<string, ToolSpec>();
+  for (const t of tools) {
+    const earlier = first.get(t.name);
+    if (earlier === undefined) {
+      first.set(t.name, t);
+      continue;
+    }
+    const line = (tool: ToolSpec): string => (tool.origin.line === undefined ? '' : ` (line ${tool.origin.line})`);
+    throw new InputError('config/duplicate', `Duplicate tool \`${t.name}\`, also defined earlier in the file${line(earlier)}; expected each tool name once, as every provider requires`, { file: shown, ...(t.origin.line === undefined ? {} : { line: t.origin.line, column: t.origin.column }) });
+  }
   return tools;
 }
 

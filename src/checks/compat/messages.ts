@@ -103,7 +103,11 @@ const words: Record<Exclude<CompatRuleName, 'tool-removed' | 'tool-renamed' | 'u
   'format-changed': (c) => `\`format\` changed from ${show(c.expected)} to ${show(c.actual)}; validators that assert formats now reject strings that are not a valid ${String(c.actual)}`,
   'unique-items-added': () => '`uniqueItems` switched on; arrays with repeated items that were valid are now rejected',
   'items-closed': () => 'array positions that were accepted are now forbidden; longer arrays that were valid are now rejected',
-  'required-added': (c) => `\`${String(c.params.name)}\` is now required; every call that leaves it out, including every call written before this change, is now rejected`,
+  'required-added': (c) =>
+    /\/(?:anyOf|oneOf)\/\d+\//.test(c.schemaPath)
+      ? // In a union, the closest branch: a call without it may still find another branch, but no branch takes every old call.
+        `\`${String(c.params.name)}\` is now required in the union branch closest to the old schema, and no branch accepts every call the old schema did; calls that leave it out are rejected unless another branch takes them`
+      : `\`${String(c.params.name)}\` is now required; every call that leaves it out, including every call written before this change, is now rejected`,
   'property-removed': () => 'property removed from an object that rejects unknown properties; calls that send it are now rejected',
   'property-ignored': () => 'property removed from the schema; calls that send it still validate, but the handler no longer reads the value the model sends',
   'additional-properties-closed': (c) => {

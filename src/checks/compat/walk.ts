@@ -40,6 +40,8 @@ interface At {
   scope: Scoped[] | undefined;
   /** Set on a union branch: it checks removed properties against its parent's scope plus its own nodes. */
   branch?: boolean;
+  /** On a union branch: the property names its sibling branches declare, which a value that leaves this branch still finds. */
+  siblings?: ReadonlySet<string>;
 }
 
 interface Bound {
@@ -396,6 +398,12 @@ export class SchemaWalker {
     const kinds = types ? [...types].filter((t) => !(t === 'integer' && types.has('number'))) : [];
     // [string, null] against anyOf[{string}, {null}]: each old type may find its own branch.
     const pieces = kinds.length > 1 ? kinds.map((t) => [...objs, this.#typeNode(t)]) : [objs];
+    const declaredBy = branches.map((branch, i) => {
+      const names = new Set<string>();
+      if (isSchema(branch)) for (const f of this.#flattenNew(branch, `${at.sp}/${i}`)) if (isRecord(f.node.properties)) for (const k of Object.keys(f.node.properties)) names.add(k);
+      return names;
+    });
+    const siblingsOf = (i: number): Set<string> => new Set(declaredBy.flatMap((names, j) => (j === i ? [] : [...names])));
     for (const piece of pieces) {
       let best: { changes: Change[]; score: number } | undefined;
       let covered = false;
@@ -404,7 +412,7 @@ export class SchemaWalker {
         if (!isSchema(branch)) continue;
         const path = `${at.sp}/${i}`;
         const trial: Change[] = [];
-        this.#compare(piece, branch, { sp: path, ip: at.ip, hint: at.hint, scope: [...scope, ...this.#flattenNew(branch, path)], branch: true }, trial);
+        this.#compare(piece, branch, { sp: path, ip: at.ip, hint: at.hint, scope: [...scope, ...this.#flattenNew(branch, path)], branch: true, siblings: siblingsOf(i) }, trial);
         if (trial.length === 0) covered = true;
         else {
           const score = this.#typesMeet(piece, branch) ? trial.length : Number.POSITIVE_INFINITY;
@@ -632,6 +640,10 @@ export class SchemaWalker {
         if (isRecord(o.additionalProperties)) {
           list.push(o.additionalProperties);
           matched = true;
+        } else if (Array.isArray(o.required) && o.required.includes(name)) {
+          // Named only in `required`: every old call sent it, with any value at all.
+          list.push(true);
+          matched = true;
         }
       }
       known ||= matched;
@@ -674,7 +686,12 @@ export class SchemaWalker {
   /** Old properties that the new conjunction no longer declares. */
   #removedProperties(objs: JsonSchemaObject[], scope: Scoped[], at: At, out: Change[]): void {
     const describes = scope.filter((s) => s.node.properties !== undefined || s.node.additionalProperties !== undefined || s.node.patternProperties !== undefined);
-    if (describes.length === 0) return;
+    // An object that dropped its whole `properties` (`{"type": "object"}`) no longer describes any of them.
+    if (describes.length === 0) {
+      const object = scope.find((s) => typeSet(s.node.type)?.has('object') === true);
+      if (object === undefined) return;
+      describes.push(object);
+    }
     const { types, values } = this.#oldInfo(objs);
     if (values !== undefined || (types && !types.has('object'))) return;
     if (scope.some((s) => { const t = typeSet(s.node.type); return t !== undefined && !t.has('object'); })) return;
@@ -695,7 +712,7 @@ export class SchemaWalker {
       }
     }
     for (const name of names) {
-      if (inBranches.has(name)) continue;
+      if (inBranches.has(name) || at.siblings?.has(name) === true) continue;
       const olds = this.#oldProperty(objs, name);
       if (olds === undefined) continue;
       const ip = joinPointer(at.ip, name);
@@ -725,7 +742,7 @@ export class SchemaWalker {
         continue;
       }
       const where = describes.find((s) => s.node.properties !== undefined) ?? describes[0]!;
-      out.push({ rule: 'property-ignored', schemaPath: `${where.path}/properties`, instancePath: ip, params: { keyword: 'properties', name } });
+      out.push({ rule: 'property-ignored', schemaPath: where.node.properties === undefined ? where.path : `${where.path}/properties`, instancePath: ip, params: { keyword: 'properties', name } });
     }
   }
 }

@@ -57,6 +57,9 @@ const keywordsOf: Partial<Record<CompatRuleName, readonly string[]>> = {
   'max-properties-added': ['maxProperties'],
 };
 
+/** Keywords the walk compares only loosely: a finding on one is witnessed by the errors that come from inside it. */
+const looseKeywords = new Set(['not', 'contains', 'minContains', 'maxContains', 'propertyNames', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'unevaluatedItems', 'unevaluatedProperties']);
+
 /** Ajv reports a closed tuple at the array, one level above the finding's `/*`. */
 const reportedAtParent = new Set<CompatRuleName>(['items-closed']);
 
@@ -70,6 +73,8 @@ interface Tracked {
   rule: CompatRuleName;
   instancePath: string;
   pattern: string[];
+  /** For a keyword compared only loosely (`not`, `if`, `dependentSchemas`...): where it is in the new schema, which an error must come from. */
+  keywordPath: string | undefined;
   count: number;
   witnesses: Witness[];
 }
@@ -126,7 +131,9 @@ export class WitnessCollector {
         const usable = old !== undefined && (fresh !== undefined || !news.has(d.tool));
         this.#tools.set(d.tool, (state = { old, new: fresh, usable, total: 0, findings: [] }));
       }
-      state.findings.push({ index, rule, instancePath: d.instancePath ?? '', pattern: splitPointer(d.instancePath ?? ''), count: 0, witnesses: [] });
+      const last = (d.schemaPath ?? '').split('/').pop() ?? '';
+      const keywordPath = keywordsOf[rule] === undefined && looseKeywords.has(last) ? `#${d.schemaPath}` : undefined;
+      state.findings.push({ index, rule, instancePath: d.instancePath ?? '', pattern: splitPointer(d.instancePath ?? ''), keywordPath, count: 0, witnesses: [] });
     });
   }
 
@@ -166,6 +173,8 @@ export class WitnessCollector {
     const pattern = reportedAtParent.has(f.rule) ? f.pattern.slice(0, -1) : f.pattern;
     for (const e of errors) {
       if (keywords && !keywords.includes(e.keyword)) continue;
+      // A call another keyword rejects (a `maxLength` beside an added `not`) is no witness of this one.
+      if (f.keywordPath !== undefined && e.schemaPath !== f.keywordPath && !e.schemaPath.startsWith(`${f.keywordPath}/`)) continue;
       const actual = splitPointer(e.instancePath);
       const ok = segmentsMatch(pattern, actual, keywords === undefined) || (reportedAtParent.has(f.rule) && segmentsMatch(f.pattern, actual, false));
       if (ok) return { value: shownValue(getAt(args, e.instancePath)) };
