@@ -25,7 +25,7 @@ export async function contractSuite(options: ContractSuiteOptions = {}): Promise
     {
       name: 'Vitest',
       describe: (name, fn) => describe(name, fn),
-      test: (name, fn) => test(name, fn),
+      test: (name, fn, timeout) => test(name, fn, timeout),
       afterAll: (fn) => afterAll(fn),
       expect: expect as unknown as { extend(m: Record<string, unknown>): void; getState(): unknown },
       // Vitest runs installed packages in plain Node, not through its transform: TypeScript
