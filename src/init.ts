@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { readRegularFileSync } from './util/files.js';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readRegularFileSync, replaceFile, writeFailure } from './util/files.js';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { configFileNames } from './config/index.js';
@@ -61,6 +61,17 @@ interface PackageJson {
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   jest?: unknown;
+}
+
+/** A new file, written whole or not at all (a full disk leaves no half a file behind), refused by name when it cannot be. */
+function create(dir: string, file: string, text: string): void {
+  const path = join(dir, file);
+  if (existsSync(path)) throw new InputError('config/unwritable', `Cannot create ${file}: it appeared while init ran; init never overwrites a file`, { file });
+  try {
+    replaceFile(path, text);
+  } catch (error) {
+    throw new InputError('config/unwritable', `Cannot create ${file} (${writeFailure(error)}); what init created before it stays, and a second init once it can be written adds the rest`, { file }, { cause: error });
+  }
 }
 
 function readPackageJson(dir: string): { value: PackageJson; text: string } | undefined {
@@ -273,8 +284,7 @@ export function initProject(dir: string): InitResult {
       steps.push({ file, action: 'kept', note: 'prompts/ already holds files; not added' });
       continue;
     }
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text, { flag: 'wx' });
+    create(dir, file, text);
     steps.push({ file, action: 'created' });
   }
 
@@ -283,7 +293,7 @@ export function initProject(dir: string): InitResult {
     // Vitest needs no config for ES modules or TypeScript.
   } else if (jestConfig === undefined && pkg?.value.jest === undefined) {
     const file = 'jest.config.mjs';
-    writeFileSync(join(dir, file), "import { promptContractJestConfig } from 'prompt-contract/jest-config';\n\nexport default promptContractJestConfig();\n", { flag: 'wx' });
+    create(dir, file, "import { promptContractJestConfig } from 'prompt-contract/jest-config';\n\nexport default promptContractJestConfig();\n");
     steps.push({ file, action: 'created' });
   } else {
     steps.push({ file: jestConfig ?? 'package.json#jest', action: 'kept', note: 'a Jest config exists; it must run `.mjs` test files (Jest does by default)' });
@@ -293,7 +303,7 @@ export function initProject(dir: string): InitResult {
   // Where Jest is, when the project has it (hoisted to a workspace root, say); else where `npm i -D jest` puts it.
   const jestScript = jest ? jestTestScriptFor(dir) : jestTestScript;
   if (!pkg) {
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, scripts: { test: jestScript } }, null, 2)}\n`, { flag: 'wx' });
+    create(dir, 'package.json', `${JSON.stringify({ private: true, scripts: { test: jestScript } }, null, 2)}\n`);
     steps.push({ file: 'package.json', action: 'created', note: `with the test script \`${jestScript}\`` });
   } else {
     const current = pkg.value.scripts?.test;
@@ -301,7 +311,12 @@ export function initProject(dir: string): InitResult {
     if (current === undefined || npmPlaceholderTest.test(current)) {
       const updated = { ...pkg.value, scripts: { ...pkg.value.scripts, test: script } };
       const indent = /^[ \t]+/m.exec(pkg.text)?.[0] ?? '  ';
-      writeFileSync(join(dir, 'package.json'), `${JSON.stringify(updated, null, indent)}\n`);
+      try {
+        // Whole or not at all: a full disk must not leave the user's package.json cut short.
+        replaceFile(join(dir, 'package.json'), `${JSON.stringify(updated, null, indent)}\n`);
+      } catch (error) {
+        throw new InputError('config/unwritable', `Cannot update package.json (${writeFailure(error)}); it is unchanged. Set \`scripts.test\` to \`${script}\` by hand, or run init again once it can be written`, { file: 'package.json' }, { cause: error });
+      }
       steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${script}\`` });
     } else if (!vitest && !current.includes('--experimental-vm-modules') && !/NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(current)) {
       steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Importer } from './config/index.js';
 import type { Diagnostic } from './report/diagnostic.js';
@@ -6,6 +6,7 @@ import { formatPretty, toJsonReport } from './report/format.js';
 import { codeFrameFor } from './util/code-frame.js';
 import { parseShard, runsOnce, shardSlice } from './util/shard.js';
 import { InputError } from './util/errors.js';
+import { replaceFile } from './util/files.js';
 import { onCi } from './util/ci.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
 import type { PromptModule } from './render/module.js';
@@ -298,10 +299,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
     if (options.report !== undefined) {
       const file = options.report;
-      g.afterAll(() => {
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, `${JSON.stringify(toJsonReport(dedupe(reported)), null, 2)}\n`);
-      });
+      g.afterAll(() => replaceFile(file, `${JSON.stringify(toJsonReport(dedupe(reported)), null, 2)}\n`));
     }
 
     test('the config, tools and tool descriptions load cleanly', async () => {

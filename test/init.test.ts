@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initProject, jestTestScript } from '../src/init.js';
 import { cli, repo } from './cli/helpers.js';
@@ -153,6 +154,22 @@ describe('prompt-contract init', () => {
       // It used to spread the string into `scripts` ({"0": "o", "1": "o", ...}) and write that.
       expect(p.read('package.json')).toBe(text);
       expect(existsSync(join(p.dir, 'prompt-contract.config.mjs'))).toBe(false);
+    } finally {
+      p.remove();
+    }
+  });
+
+  // A file size limit (`ulimit -f`) stands in for a full disk: the write fails part-way, as it would there.
+  (process.platform === 'win32' ? test.skip : test)('a write that fails part-way leaves the user\'s package.json whole and no half-written file', () => {
+    const text = `${JSON.stringify({ name: 'agent', description: 'd'.repeat(6000), scripts: { test: 'echo "Error: no test specified" && exit 1' } }, null, 2)}\n`;
+    const p = project({ 'package.json': text });
+    try {
+      const r = spawnSync('bash', ['-c', `ulimit -f 4; exec "${process.execPath}" "${join(repo, 'dist', 'cli.js')}" init`], { cwd: p.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/package\.json: Cannot update package\.json \(file too large for the file size limit\); it is unchanged/);
+      expect(r.stderr).not.toMatch(/internal error/);
+      expect(p.read('package.json')).toBe(text);
+      expect(readdirSync(p.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       p.remove();
     }

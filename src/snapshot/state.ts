@@ -1,8 +1,8 @@
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
-import { errorMessage, InputError } from '../util/errors.js';
-import { READ_NONBLOCK, readRegularFileSync } from '../util/files.js';
+import { InputError } from '../util/errors.js';
+import { READ_NONBLOCK, readRegularFileSync, replaceFile, writeFailure } from '../util/files.js';
 import { isSnapshotText, isToolsBaseline, sameToolsBaseline, SNAPSHOT_HEADER, TOOLS_BASELINE_KEY } from './format.js';
 
 /** Jest's update modes: `all` under `-u`, `none` under `--ci`, `new` otherwise. */
@@ -45,21 +45,11 @@ const TMP_NAME = /^(.+\.(?:txt|json))\.(\d+)\.tmp$/;
 
 /** Writes through a temporary file and a rename, so an interrupted run never leaves half a snapshot. */
 export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    replaceFile(file, text);
   } catch (error) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // Nothing was written where the folder could not be made.
-    }
-    // The snapshot is named, not the temporary file, and the reason in words: a read-only folder is the usual cause.
-    const code = (error as { code?: unknown }).code;
-    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : code === 'ENOSPC' ? 'no space left on the device' : errorMessage(error);
-    throw new InputError('snapshot/unwritable', `Cannot write the snapshot (${why}); expected a snapshots folder this user can write, or a run without -u that only compares`, { file }, { cause: error });
+    // The snapshot is named, not the temporary file, and the reason in words.
+    throw new InputError('snapshot/unwritable', `Cannot write the snapshot (${writeFailure(error)}); expected a snapshots folder this user can write, or a run without -u that only compares`, { file }, { cause: error });
   }
 }
 

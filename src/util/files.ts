@@ -7,7 +7,8 @@
  * for a writer, and the check is made on the open descriptor (no window between a `stat`
  * and the `open` for the path to change). `O_NONBLOCK` changes nothing for regular files.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Read-only, and an open of a named pipe returns at once instead of waiting for a writer. */
@@ -78,3 +79,35 @@ export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf
     closeSync(fd);
   }
 }
+
+/**
+ * Replaces a file whole: the text goes to `<file>.<pid>.tmp` beside it, then a rename puts it
+ * in place, so a full disk, a file size limit or a killed process leaves the old file as it was
+ * (and no temporary one). Throws the write's error, for the caller to say what the file is.
+ */
+export function replaceFile(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (error) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing was written where the folder could not be made.
+    }
+    throw error;
+  }
+}
+
+/** Why a write failed, in words: a read-only folder and a full disk are the usual causes. */
+export function writeFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  if (code === 'ENOSPC') return 'no space left on the device';
+  if (code === 'EFBIG') return 'file too large for the file size limit';
+  return error instanceof Error ? error.message : String(error);
+}
+
