@@ -348,11 +348,12 @@ function internalErrorMessage(error: unknown): string {
 
 /**
  * A reader that closes the pipe early (`prompt-contract render ... | head`) is not an
- * error: stop writing and exit quietly, as `cat` and `grep` do.
+ * error: the output stops without a word on stderr, and the run ends with its own exit code.
  */
 function endQuietlyOnClosedPipe(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+    // The rest of the output goes nowhere; the exit code is still the run's (1 for findings), which a `set -o pipefail` CI step reads.
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
     process.stderr.write(`prompt-contract: could not write the output: ${error.message}\n`);
     process.exit(EXIT_CANNOT_RUN);
   });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { demoCopy, repo } from '../cli/helpers.js';
 
 // Issue #10, item 8: `prompt-contract render ... | head` — a reader that closes the pipe
-// early ends the command quietly, as it does `cat`: no EPIPE stack trace, exit 0.
+// early ends the output quietly: no EPIPE stack trace, and the run's own exit code (0 when
+// clean, 1 for findings: `check | head` under `set -o pipefail` must not turn a failure green).
 
 /** Runs the CLI with stdout a pipe that is closed after the first chunk arrives. */
 function closedEarly(args: string[], cwd = repo): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; chunks: number }> {
@@ -51,3 +52,20 @@ test('render of a large prompt into a pipe closed after the first chunk', async 
     demo.remove();
   }
 });
+
+test('validate with findings into a pipe closed after the first chunk still exits 1', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-pipe-'));
+  try {
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ name: 'lookup_order', input_schema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } }]));
+    // Thousands of invalid calls: far more report than a pipe buffers.
+    writeFileSync(join(dir, 'calls.jsonl'), Array.from({ length: 5_000 }, (_, i) => JSON.stringify({ id: `call_${i}`, name: i % 2 === 0 ? `unknown_${i}` : 'lookup_order', arguments: { order_id: i } })).join('\n'));
+    const result = await closedEarly(['validate', 'tools.json', 'calls.jsonl', '--format', 'json'], dir);
+    expect(result.chunks).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
