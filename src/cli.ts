@@ -364,5 +364,20 @@ function endQuietlyOnClosedPipe(): void {
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === (await import('node:url')).pathToFileURL((await import('node:fs')).realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
   endQuietlyOnClosedPipe();
+  let finished = false;
+  // The run ended before `main` did: code of the config's (or a module it imports) ended it. That
+  // is no pass: a `process.exit(0)` there, or a top-level `await` that never settles (Node's 13).
+  process.on('exit', (code) => {
+    if (finished) return;
+    const unsettled = process.exitCode === 13;
+    if (!unsettled && code !== 0) return;
+    process.stderr.write(
+      unsettled
+        ? 'prompt-contract: could not run: the run was left waiting on a promise that never settles, most likely a top-level `await` in the config or a module it imports; expected the config to finish loading\n'
+        : 'prompt-contract: could not run: the process was ended (`process.exit`) before the run finished, most likely by the config or a module it imports; expected the config to only export its settings\n',
+    );
+    process.exitCode = EXIT_CANNOT_RUN;
+  });
   process.exitCode = await main(process.argv.slice(2));
+  finished = true;
 }

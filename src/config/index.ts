@@ -362,7 +362,16 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
     if (error instanceof InputError) throw error;
     throw new InputError('config/load-failed', `Cannot load the config: ${(error as Error).message}`, { file }, { cause: error });
   }
-  const { config, findings } = validate(unwrapDefault(mod), file, relative(cwd, file) || file);
+  let exported = unwrapDefault(mod);
+  // `export default loadTools().then(...)`: a config may be computed; what it settles to is the config.
+  if (typeof (exported as { then?: unknown } | null)?.then === 'function') {
+    try {
+      exported = unwrapDefault(await (exported as PromiseLike<unknown>));
+    } catch (error) {
+      throw new InputError('config/load-failed', `Cannot load the config: its default export is a promise that rejected: ${error instanceof Error ? error.message : String(error)}`, { file }, { cause: error });
+    }
+  }
+  const { config, findings } = validate(exported, file, relative(cwd, file) || file);
   const root = dirname(file);
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(root, p));
   const resolved: ResolvedConfig = { ...config, file, root, prompts: abs(config.prompts ?? 'prompts'), snapshots: abs(config.snapshots ?? 'snapshots'), findings };

@@ -1,0 +1,37 @@
+// A config is code, and code of the config's can end the run or never finish loading. Neither
+// may pass for a clean run: CI reads the exit code. A config computed by a promise is awaited.
+import { expect, test } from '@jest/globals';
+import { cli, withDemo } from '../cli/helpers.js';
+
+const config = 'prompt-contract.config.ts';
+
+test('a top-level await that never settles exits 2 saying so, not 13 in silence', () =>
+  withDemo((demo) => {
+    demo.write(config, `${demo.read(config)}\nawait new Promise(() => {});\n`);
+    const r = cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not run: the run was left waiting on a promise that never settles, most likely a top-level `await` in the config/);
+  }));
+
+test('process.exit(0) in the config is no pass: exit 2, saying the run did not finish', () =>
+  withDemo((demo) => {
+    // A broken case the run would have reported: the early exit used to hide it with exit 0.
+    demo.edit('prompts/cases/order_triage.yaml', 'order_id: A-2051', 'order_number: A-2051');
+    demo.write(config, `${demo.read(config)}\nprocess.exit(0);\n`);
+    const r = cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not run: the process was ended \(`process\.exit`\) before the run finished/);
+  }));
+
+test('a default export that is a promise is awaited; one that rejects is a load error naming the config', () =>
+  withDemo((demo) => {
+    const text = demo.read(config);
+    demo.write(config, text.replace(/^export default defineConfig\(/m, 'export default Promise.resolve(defineConfig(').replace(/^\}\);$/m, '}));'));
+    const ok = cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' });
+    demo.write(config, text.replace(/^export default defineConfig\(/m, 'export default Promise.reject(new Error("no tools today"));\nexport const unused = defineConfig('));
+    const r = cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/prompt-contract\.config\.ts: Cannot load the config: its default export is a promise that rejected: no tools today \(config\/load-failed\)/);
+    expect(r.stderr).not.toMatch(/UnhandledPromiseRejection|\n\s+at /);
+  }));
