@@ -97,8 +97,9 @@ function findingsMessage(title: string, diagnostics: readonly Diagnostic[]): str
 export const promptMatchers = {
   /** The rendered text and its tools match the committed `snapshots/<prompt>/<case>.txt`, with Jest's update semantics. */
   toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, options: { dir?: string } = {}): MatcherResult {
-    const file = snapshotFile(options.dir ?? join(process.cwd(), 'snapshots'), received.prompt, received.case);
-    const result = reconcile(file, formatSnapshot(received), updateMode(this.snapshotState));
+    const dir = options.dir ?? join(process.cwd(), 'snapshots');
+    const file = snapshotFile(dir, received.prompt, received.case);
+    const result = reconcile(file, formatSnapshot(received), updateMode(this.snapshotState), process.cwd(), dir);
     count(this.snapshotState, result);
     const pass = result.status === 'matched' || result.status === 'written' || result.status === 'updated';
     return { pass, message: () => (pass ? `Expected \`${received.prompt}\` case \`${received.case}\` not to match its snapshot` : snapshotMessage(`Prompt \`${received.prompt}\` case \`${received.case}\``, result, this.utils)) };
@@ -332,7 +333,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         const rendered = await placed(cwd, () => renderCase(module, prompt, caseName, registry));
         const state = snapshotState();
         // Run both checks and report both: a stale example must not hide behind a snapshot diff.
-        const result = await placed(cwd, () => reconcile(file, formatSnapshot(rendered), updateMode(state)));
+        const result = await placed(cwd, () => reconcile(file, formatSnapshot(rendered), updateMode(state), process.cwd(), config.snapshots));
         count(state, result);
         const failures: string[] = [];
         const snapshotProblem = run.snapshotFindings(result, { prompt, case: caseName });
@@ -384,7 +385,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       const old = run.baselineTools(project, against?.ref, against?.from);
       const breaks = old ? await policy(await run.diffWithWitnesses(old, tools, config.recorded ?? [], project)) : [];
       const blocked = breaks.some((d) => d.severity === 'error');
-      const result = await placed(cwd, () => reconcile(baselineFile, formatToolsBaseline(tools), blocked && mode === 'all' ? 'none' : mode));
+      const result = await placed(cwd, () => reconcile(baselineFile, formatToolsBaseline(tools), blocked && mode === 'all' ? 'none' : mode, process.cwd(), config.snapshots));
       count(state, result);
       const failures: string[] = [];
       try {

@@ -273,14 +273,18 @@ export function lineDiff(expected: string, received: string, name: string, maxLi
  * Compares `received` with the committed file and writes as the update mode allows. A file
  * at that path that prompt-contract did not write is `foreign` and never touched.
  */
-export function reconcile(file: string, received: string, mode: UpdateMode, cwd = process.cwd()): SnapshotResult {
+export function reconcile(file: string, received: string, mode: UpdateMode, cwd = process.cwd(), root?: string): SnapshotResult {
+  const write = (): void => {
+    if (root !== undefined) checkWrittenInside(root, file);
+    writeAtomic(file, received);
+  };
   const shown = relative(cwd, file) || file;
   // Nearly every snapshot matches: compare bytes, and decode the file only when they differ.
   if (holdsExactly(file, received)) return { status: 'matched', file: shown };
   const expected = read(file, shown);
   if (expected === undefined) {
     if (mode === 'none') return { status: 'missing', file: shown };
-    writeAtomic(file, received);
+    write();
     return { status: 'written', file: shown };
   }
   if (expected === received) return { status: 'matched', file: shown };
@@ -288,10 +292,27 @@ export function reconcile(file: string, received: string, mode: UpdateMode, cwd 
   // A baseline written before the marker existed still matches; `-u` rewrites it with the marker.
   if (mode !== 'all' && isJson(file) && sameToolsBaseline(expected, received)) return { status: 'matched', file: shown };
   if (mode === 'all') {
-    writeAtomic(file, received);
+    write();
     return { status: 'updated', file: shown };
   }
   return { status: 'mismatch', file: shown, diff: lineDiff(expected, received, shown) };
+}
+
+/**
+ * A snapshot is written only inside the snapshots folder itself: a folder in it that is a
+ * symbolic link (`snapshots/support -> /elsewhere`) would carry `-u` outside the project, to
+ * files it does not own. Refused by name, as a snapshots folder outside the project is.
+ */
+function checkWrittenInside(root: string, file: string): void {
+  const folder = dirname(file);
+  const expected = relative(resolve(root), resolve(folder));
+  const actual = relative(realPath(root), realPath(folder));
+  if (actual === expected) return;
+  throw new InputError(
+    'snapshot/unwritable',
+    `Cannot write the snapshot: its folder is reached through a symbolic link (it resolves to \`${realPath(folder)}\`), and -u writes only into real folders inside the snapshots folder \`${resolve(root)}\`; expected a real folder there (replace the link with one)`,
+    { file },
+  );
 }
 
 /** Why a file at a snapshot's own path is left alone, in one sentence for a message. */

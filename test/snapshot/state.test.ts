@@ -131,6 +131,34 @@ describe('toMatchPromptSnapshot', () => {
   });
 });
 
+describe('a prompt folder inside snapshots/ that is a symbolic link', () => {
+  test('-u does not write through it to the files it leads to: refused by name, the target left as it was', () => {
+    const dir = fresh();
+    const elsewhere = fresh();
+    const root = join(dir, 'snapshots');
+    mkdirSync(root);
+    // A snapshot prompt-contract once wrote, moved away, its folder replaced by a link.
+    writeAtomic(join(elsewhere, 'basic.txt'), formatSnapshot(rendered('Old wording.\n')));
+    const before = readFileSync(join(elsewhere, 'basic.txt'), 'utf8');
+    symlinkSync(elsewhere, join(root, 'agent'), 'dir');
+    const file = snapshotFile(root, 'agent', 'basic');
+    // Updating the snapshot there, and writing a new one beside it.
+    for (const [mode, target] of [['all', file], ['new', snapshotFile(root, 'agent', 'other')]] as const) {
+      expect(() => reconcile(target, formatSnapshot(rendered('New wording.\n')), mode, dir, root)).toThrow(
+        expect.objectContaining({ code: 'snapshot/unwritable', message: expect.stringContaining('its folder is reached through a symbolic link') }),
+      );
+    }
+    expect(readFileSync(join(elsewhere, 'basic.txt'), 'utf8')).toBe(before);
+    expect(readdirSync(elsewhere)).toEqual(['basic.txt']);
+    // Comparing reads through it, as before: only writing is refused.
+    expect(reconcile(file, formatSnapshot(rendered('New wording.\n')), 'none', dir, root).status).toBe('mismatch');
+    // The matcher passes its folder as the root too.
+    const s = { _updateSnapshot: 'all' as UpdateMode, added: 0, updated: 0, matched: 0, unmatched: 0 };
+    expect(() => promptMatchers.toMatchPromptSnapshot.call({ snapshotState: s, utils: { RECEIVED_COLOR: (x: string) => x, EXPECTED_COLOR: (x: string) => x } }, rendered('New wording.\n'), { dir: root })).toThrow(/symbolic link/);
+    expect(readFileSync(join(elsewhere, 'basic.txt'), 'utf8')).toBe(before);
+  });
+});
+
 describe('ownership: only files prompt-contract wrote are overwritten or removed', () => {
   const tools = normalizeTools([{ name: 'lookup_order', description: 'Look up an order.', input_schema: { type: 'object', properties: { order_id: { type: 'string' } } } }]);
   // Exactly what version 0.1.0 wrote, before the baseline marker existed.
