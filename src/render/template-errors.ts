@@ -412,6 +412,9 @@ const arity: Record<string, number> = { json: 1, ifEquals: 2, unlessEquals: 2, e
  * decorator other than `inline`. Prompt modules have a fixed set of helpers and their data
  * comes from YAML, which holds no functions, so each of these fails whenever it runs.
  */
+/** Expressions one template (or partial) may hold: at the limit a check takes about 3 s and 370 MB, against a few hundred expressions in a large real prompt. */
+export const MAX_TEMPLATE_EXPRESSIONS = 10_000;
+
 export function checkTemplate(program: { body: unknown[] }, source: BodyPlace): void {
   const place = new Place(source);
   const text = (node: AstNode): string => {
@@ -419,6 +422,7 @@ export function checkTemplate(program: { body: unknown[] }, source: BodyPlace): 
     return source.body.slice(place.offset(node.loc.start.line, node.loc.start.column), place.offset(node.loc.end.line, node.loc.end.column));
   };
   const at = (node: AstNode): { line: number; column: number } => (node.loc ? place.loc(node.loc.start.line, node.loc.start.column) : place.at(0));
+  let expressions = 0;
   const visit = (node: unknown, inside?: AstNode): void => {
     if (Array.isArray(node)) {
       for (const child of node) visit(child, inside);
@@ -427,6 +431,12 @@ export function checkTemplate(program: { body: unknown[] }, source: BodyPlace): 
     if (typeof node !== 'object' || node === null) return;
     const n = node as AstNode;
     const statement = n.type === 'MustacheStatement' || n.type === 'BlockStatement' || n.type === 'SubExpression' || n.type === 'Decorator' || n.type === 'DecoratorBlock';
+    if (statement || n.type === 'PartialStatement' || n.type === 'PartialBlockStatement') {
+      // Handlebars compiles a template into one function: tens of thousands of expressions take gigabytes to compile.
+      if (++expressions > MAX_TEMPLATE_EXPRESSIONS) {
+        throw place.error('render/template-too-large', `Unexpected template of more than ${MAX_TEMPLATE_EXPRESSIONS.toLocaleString('en-US')} expressions (\`{{...}}\`), expected fewer: Handlebars compiles a template into one function, which this one would make too large to build; move repeated parts into partials, or data into examples, stubs and cases`, at(n));
+      }
+    }
     if (statement) check(n, inside ?? n);
     if (n.type === 'PartialStatement' || n.type === 'PartialBlockStatement') {
       const params = (n.params as AstNode[] | undefined) ?? [];

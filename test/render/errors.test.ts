@@ -279,3 +279,16 @@ test('frontmatter left open is named at its `---`, instead of the file rendering
   const root = scratch({ 'prompts/p.prompt': '---\nHello there.\n' });
   expect(loadPromptModule('prompts', root).prompts.get('p')!.source.body).toBe('---\nHello there.\n');
 });
+
+describe('a template too large to compile', () => {
+  test('more expressions than Handlebars can compile in bounded memory is refused at the first one over, before compiling', async () => {
+    const { parseTemplate } = await import('../../src/render/handlebars.js');
+    const { MAX_TEMPLATE_EXPRESSIONS } = await import('../../src/render/template-errors.js');
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i} {{#if ok}}x{{/if}}`).join('\n');
+    expect(() => parseTemplate({ file: 'prompts/big.prompt', body: lines(MAX_TEMPLATE_EXPRESSIONS), bodyLine: 3 })).not.toThrow();
+    const error = thrown(() => parseTemplate({ file: 'prompts/big.prompt', body: lines(MAX_TEMPLATE_EXPRESSIONS + 1), bodyLine: 3 }));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'render/template-too-large', file: 'prompts/big.prompt', line: MAX_TEMPLATE_EXPRESSIONS + 3, column: 12 });
+    expect((error as InputError).message).toContain('Unexpected template of more than 10,000 expressions');
+  });
+});
