@@ -74,10 +74,24 @@ export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new NotRegularFileError(file, describeFileKind(stats));
-    return encoding === null ? readFileSync(fd) : readFileSync(fd, encoding);
+    if (encoding === null) return readFileSync(fd);
+    const bytes = readFileSync(fd);
+    // PowerShell's `>` and some Windows editors write UTF-16: read as UTF-8 it is NULs and mojibake, and every parser's complaint would mislead.
+    if (isUtf16(bytes)) throw new Error('it is UTF-16 text, not UTF-8: save it as UTF-8, as `Out-File -Encoding utf8` does in Windows PowerShell, where `>` writes UTF-16');
+    return bytes.toString('utf8');
   } finally {
     closeSync(fd);
   }
+}
+
+/** UTF-16 by its byte order mark, or by text whose every other byte is NUL (ASCII written as UTF-16). */
+function isUtf16(bytes: Buffer): boolean {
+  if (bytes.length < 2) return false;
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
+  if (bytes.length < 8) return false;
+  let nul = 0;
+  for (let i = 0; i < 8; i++) if (bytes[i] === 0) nul++;
+  return nul === 4 && ((bytes[1] === 0 && bytes[3] === 0 && bytes[5] === 0 && bytes[7] === 0) || (bytes[0] === 0 && bytes[2] === 0 && bytes[4] === 0 && bytes[6] === 0));
 }
 
 /**
