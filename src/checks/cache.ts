@@ -22,8 +22,8 @@
  * ignored and replaced.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readRegularFileSync } from '../util/files.js';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readRegularFileSync, replaceFile } from '../util/files.js';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -419,13 +419,10 @@ export class CheckCache {
   /** Writes the cache when anything changed: whole, through a temporary file. A cache that cannot be written is skipped: it only saves time. */
   write(): void {
     if (!this.#changed) return;
-    const temporary = `${this.#file}.${process.pid}.tmp`;
     try {
-      mkdirSync(dirname(this.#file), { recursive: true });
-      writeFileSync(temporary, JSON.stringify(this.#next));
-      renameSync(temporary, this.#file);
+      replaceFile(this.#file, JSON.stringify(this.#next));
     } catch {
-      rmSync(temporary, { force: true });
+      // Not even the folder could be made (a file where it belongs, say): the next run starts cold.
     }
   }
 }

@@ -489,6 +489,9 @@ export function checkSnapshotsFolder(root: string, snapshots: string, place: { c
   const named = asWritten === '' ? '.' : outside(asWritten) ? resolve(snapshots) : asWritten;
   const via = real === resolve(snapshots) ? '' : ` (it resolves to \`${real}\`)`;
   const file = place.configFile === undefined ? {} : { file: place.display ? place.display(place.configFile) : place.configFile };
+  if (existsSync(snapshots) && !lstatSync(real).isDirectory()) {
+    throw new InputError('config/snapshots-folder', `Unexpected \`snapshots\` folder \`${named}\`${via}: it is a file, not a folder; expected the folder prompt-contract keeps its snapshots in (move the file away)`, file);
+  }
   if (rel === '') {
     throw new InputError('config/snapshots-folder', `Unexpected \`snapshots\` folder \`${named}\`${via}: it is the project root, where snapshots would sit among files prompt-contract does not own; expected a folder of their own, such as \`snapshots\``, file);
   }

@@ -146,6 +146,15 @@ maybe('named pipes at paths a command reads besides the project files', () => {
     }
   }, TEST_TIMEOUT);
 
+  test('a cache folder that is a file is passed over: check runs as without a cache, no internal error', () => {
+    withDemo((demo) => {
+      const cacheDir = join(demo.dir, 'cache-is-a-file');
+      writeFileSync(cacheDir, 'not a folder\n');
+      const result = runWith(['check'], demo.dir, { PROMPT_CONTRACT_CACHE_DIR: cacheDir });
+      expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+    });
+  }, TEST_TIMEOUT);
+
   test('a cache file that is a named pipe is passed over and replaced: check runs as without a cache', () => {
     withDemo((demo) => {
       const cacheDir = join(demo.dir, '.pc-cache');

@@ -15,7 +15,7 @@ test('UTF-16 with either byte order mark, or without one, is named; UTF-8 with N
   const dir = mkdtempSync(join(tmpdir(), 'pc-utf16-'));
   try {
     const text = '[{"name": "t", "input_schema": {"type": "object"}}]';
-    for (const [what, bytes] of [['LE with a BOM', utf16le(text)], ['BE with a BOM', utf16be(text)], ['LE without a BOM', utf16le(text, false)]] as const) {
+    for (const [_what, bytes] of [['LE with a BOM', utf16le(text)], ['BE with a BOM', utf16be(text)], ['LE without a BOM', utf16le(text, false)]] as const) {
       const file = join(dir, 'tools.json');
       writeFileSync(file, bytes);
       expect(() => readToolsFile(file, 'tools.json')).toThrow(expect.objectContaining({ code: 'config/unreadable', file: 'tools.json', message: expect.stringContaining('it is UTF-16 text, not UTF-8: save it as UTF-8') }));

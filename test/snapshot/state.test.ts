@@ -307,6 +307,15 @@ describe('the snapshots folder must be a folder of its own inside the project', 
     expect(() => checkSnapshotsFolder(root, join(root, '..snapshots'))).not.toThrow();
   });
 
+  test('a file where the folder belongs is refused as a file, not read as a missing snapshot folder', () => {
+    const root = fresh();
+    writeFileSync(join(root, 'snapshots'), 'notes\n');
+    expect(() => checkSnapshotsFolder(root, join(root, 'snapshots'), { configFile: join(root, 'prompt-contract.config.ts') })).toThrow(
+      expect.objectContaining({ code: 'config/snapshots-folder', message: expect.stringContaining('Unexpected `snapshots` folder `snapshots`: it is a file, not a folder') }),
+    );
+    expect(readFileSync(join(root, 'snapshots'), 'utf8')).toBe('notes\n');
+  });
+
   test('the root, a parent, a sibling, `..` and a link out are refused', () => {
     const root = fresh();
     const outside = fresh();
