@@ -5,6 +5,7 @@
 import type { NotationDefinition } from '../notation.js';
 import { anthropicXmlNotation } from './anthropic-xml.js';
 import { deepseekNotation } from './deepseek.js';
+import { dspyNotation } from './dspy.js';
 import { functionTagNotation } from './function-tag.js';
 import { functionaryNotation } from './functionary.js';
 import { functionGemmaNotation } from './functiongemma.js';
@@ -38,6 +39,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   qwenAgentNotation,
   pythonTagNotation,
   reactNotation,
+  dspyNotation,
   tagPerToolNotation,
   pythonicNotation,
   jsonNotation,
