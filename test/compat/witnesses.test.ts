@@ -50,7 +50,7 @@ describe('witnesses from recorded calls', () => {
     ]);
     expect(d!.message).toBe(
       '`create_refund` `/amount_cents`: `maximum` decreased from 100000 to 50000; calls above 50000 that were valid are now rejected; ' +
-        '6 of 9 recorded calls to `create_refund` are no longer expressible: call_17 (60000), call_18 (75000), call_21 (99000), call_22 (50001), call_23 (100000), and 1 more',
+        '6 of 9 observed calls to `create_refund` are no longer expressible: call_17 (60000), call_18 (75000), call_21 (99000), call_22 (50001), call_23 (100000), and 1 more',
     );
   });
 
@@ -95,7 +95,7 @@ describe('witnesses from recorded calls', () => {
     expect(d!.ruleId).toBe('compat/max-length-added');
     expect(d!.witnessCount).toBe(0);
     expect(d!.witnesses).toEqual([]);
-    expect(d!.message).toMatch(/; none of the 9 recorded calls to `create_refund` is affected$/);
+    expect(d!.message).toMatch(/; none of the 9 observed calls to `create_refund` is affected$/);
   });
 
   test('required-added: every old call that leaves the field out, with no value', () => {
@@ -139,7 +139,7 @@ describe('witnesses from recorded calls', () => {
     const [d] = diffTools(before, [], { witnesses: recorded });
     expect(d!.ruleId).toBe('compat/tool-removed');
     expect(d!.witnesses).toEqual([{ id: 'log.jsonl:3', source: 'log.jsonl' }]);
-    expect(d!.message).toContain('1 of 1 recorded calls to `create_refund` are no longer expressible: log.jsonl:3');
+    expect(d!.message).toContain('1 of 1 observed calls to `create_refund` are no longer expressible: log.jsonl:3');
   });
 
   test('property-ignored lists the calls that still send the value', () => {
@@ -148,7 +148,7 @@ describe('witnesses from recorded calls', () => {
     const [d] = diffTools([v1], [v2], { witnesses: [call('c1', { a: 'x', legacy: 'y' }, 't'), call('c2', { a: 'x' }, 't')] });
     expect(d!.ruleId).toBe('compat/property-ignored');
     expect(d!.witnesses).toEqual([{ id: 'c1', value: 'y', source: 'calls.jsonl' }]);
-    expect(d!.message).toContain('1 of 2 recorded calls to `t` still send it: c1 ("y")');
+    expect(d!.message).toContain('1 of 2 observed calls to `t` still send it: c1 ("y")');
   });
 
   test('with no recorded calls to the tool the finding is left as it was', () => {

@@ -211,11 +211,11 @@ export class WitnessCollector {
         const sends = f.rule === 'property-ignored';
         let tail: string;
         if (f.count === 0) {
-          tail = sends ? `none of the ${state.total} recorded calls to \`${tool}\` sends it` : `none of the ${state.total} recorded calls to \`${tool}\` is affected`;
+          tail = sends ? `none of the ${state.total} observed calls to \`${tool}\` sends it` : `none of the ${state.total} observed calls to \`${tool}\` is affected`;
         } else {
           const shown = f.witnesses.map((w) => (w.value === undefined ? w.id : `${w.id} (${show(w.value, 30)})`)).join(', ');
           const more = f.count > f.witnesses.length ? `, and ${f.count - f.witnesses.length} more` : '';
-          tail = `${f.count} of ${state.total} recorded calls to \`${tool}\` ${sends ? 'still send it' : 'are no longer expressible'}: ${shown}${more}`;
+          tail = `${f.count} of ${state.total} observed calls to \`${tool}\` ${sends ? 'still send it' : 'are no longer expressible'}: ${shown}${more}`;
         }
         out[f.index] = { ...d, message: `${d.message}; ${tail}`, witnesses: f.witnesses, witnessCount: f.count, total: state.total };
       }
