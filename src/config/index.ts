@@ -360,7 +360,11 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
     mod = file.endsWith('.json') ? readJsonConfig(file) : await (options.importer ?? defaultImporter)(file);
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError('config/load-failed', `Cannot load the config: ${(error as Error).message}`, { file }, { cause: error });
+    const message = (error as Error).message;
+    // Node reads a `.js` file by the nearest package.json's `type`: CommonJS unless it says "module".
+    const esmAsCommonJs = /\.js$/.test(file) && /Cannot use import statement outside a module|Unexpected token 'export'/.test(message);
+    const hint = esmAsCommonJs ? '; this package is CommonJS (its package.json has no `"type": "module"`), so Node reads a `.js` config as CommonJS: rename it to `prompt-contract.config.mjs` or `.ts`' : '';
+    throw new InputError('config/load-failed', `Cannot load the config: ${message}${hint}`, { file }, { cause: error });
   }
   let exported = unwrapDefault(mod);
   // `export default loadTools().then(...)`: a config may be computed; what it settles to is the config.

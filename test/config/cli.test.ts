@@ -121,3 +121,12 @@ describe('cannot run: exit 2 naming the key, at its line', () => {
       expect(result.stderr).toMatch(new RegExp(`${file}:${line}:${column}: Expected \`persisted\\[0\\]\` to have .*; did you mean \`query\` instead of \`qurey\`\\? \\(config/invalid\\)`));
     }));
 });
+
+test('an ES module `.js` config in a CommonJS package says to rename it, as the README does', () =>
+  withDemo((demo) => {
+    useConfig(demo, 'prompt-contract.config.js', "import { defineConfig } from 'prompt-contract';\nexport default defineConfig({ tools: './tools.json' });\n");
+    demo.write('package.json', JSON.stringify({ name: 'agent', type: 'commonjs' }));
+    const r = cli(['check'], { cwd: demo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/prompt-contract\.config\.js: Cannot load the config: Cannot use import statement outside a module; this package is CommonJS .*: rename it to `prompt-contract\.config\.mjs` or `\.ts` \(config\/load-failed\)/);
+  }));
