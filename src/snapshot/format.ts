@@ -87,6 +87,11 @@ export function formatTool(tool: ToolSpec): string {
 
 function formatToolText(tool: ToolSpec): string {
   const lines = [`### ${tool.name}`, ''];
+  if (tool.provided) {
+    lines.push(`provided by the model's provider: \`${tool.provided.type}\` (its calls are known, not checked)`, '');
+    lines.push('definition:', JSON.stringify(tool.provided.definition, null, 2));
+    return lines.join('\n');
+  }
   lines.push(tool.description === undefined ? '(no description)' : tool.description, '');
   const params = parameterLines(tool.inputSchema, '  ');
   lines.push('parameters:', ...(params.length > 0 ? params : ['  (none)']), '');
@@ -141,7 +146,8 @@ export function formatMessages(messages: readonly Message[], shape: Shape): stri
 }
 
 function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {
-  return tools.map((t) => (t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
+  // A provider-defined tool as it is sent: read back, it is one again.
+  return tools.map((t) => t.provided?.definition ?? (t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
 }
 
 /**
@@ -153,8 +159,9 @@ function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>
 export function formatTools(tools: readonly ToolSpec[], shape: 'anthropic' | 'openai' | 'gemini' = 'anthropic'): string {
   const described = (t: ToolSpec) => (t.description === undefined ? { name: t.name } : { name: t.name, description: t.description });
   let body: unknown;
-  if (shape === 'openai') body = tools.map((t) => ({ type: 'function', function: { ...described(t), parameters: t.inputSchema, ...(t.strict === undefined ? {} : { strict: t.strict }) } }));
-  else if (shape === 'gemini') body = [{ functionDeclarations: tools.map((t) => ({ ...described(t), parametersJsonSchema: t.inputSchema })) }];
+  // A provider-defined tool goes as it is written, whatever the shape: it is that provider's to read.
+  if (shape === 'openai') body = tools.map((t) => t.provided?.definition ?? { type: 'function', function: { ...described(t), parameters: t.inputSchema, ...(t.strict === undefined ? {} : { strict: t.strict }) } });
+  else if (shape === 'gemini') body = [...tools.flatMap((t) => (t.provided ? [t.provided.definition] : [])), { functionDeclarations: tools.filter((t) => !t.provided).map((t) => ({ ...described(t), parametersJsonSchema: t.inputSchema })) }];
   else body = baselineBody(tools);
   return `${JSON.stringify({ tools: body }, null, 2)}\n`;
 }

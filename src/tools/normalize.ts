@@ -135,6 +135,28 @@ export function isBuiltInTool(value: unknown): boolean {
 
 const schemaTypes = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 
+/**
+ * A provider-defined tool that the model calls by name (Anthropic's `bash`,
+ * `str_replace_based_edit_tool`, `computer`, `memory`; an OpenAI custom tool; an AI SDK
+ * provider tool, named by its key): kept, so that its calls in examples, logs and stored
+ * conversations are known, with an empty schema, so that they are not checked. One without a
+ * name (`{type: "web_search_preview"}`, `{googleSearch: {}}`) is never called by one, and is left out.
+ */
+function providedTool(value: unknown, key: string | undefined, place: (tool: ToolSpec) => ToolSpec): ToolSpec[] {
+  if (!isRecord(value)) return [];
+  const name = typeof value.name === 'string' && value.name !== '' ? value.name : key;
+  const type = typeof value.id === 'string' ? value.id : typeof value.type === 'string' ? value.type : undefined;
+  if (name === undefined || type === undefined) return [];
+  const definition: Record<string, unknown> = {};
+  // As written, minus what is no JSON (an AI SDK tool's `execute`).
+  for (const [k, v] of Object.entries(value)) if (typeof v !== 'function' && typeof v !== 'symbol' && v !== undefined) definition[k] = v;
+  const tool: ToolSpec = { name, inputSchema: {}, origin: { shape: key !== undefined ? 'vercel-ai' : /_\d{8}$/.test(type) ? 'anthropic' : 'openai-responses' }, provided: { type, definition } };
+  if (typeof value.description === 'string') tool.description = value.description;
+  const placed = place(tool);
+  if (key === undefined && typeof value.name === 'string') placed.origin.namePointer = `${placed.origin.pointer ?? ''}/name`;
+  return [placed];
+}
+
 /** What a definition without `parameters` may hold besides (OpenAI Responses, Gemini `FunctionDeclaration`). */
 const noArgumentKeys = new Set(['type', 'name', 'description', 'strict', 'parameters', 'response', 'responseJsonSchema', 'behavior']);
 
@@ -239,7 +261,7 @@ function normalizeAt(input: unknown, file: string | undefined, base: string, wit
       declarationsKey(item) !== undefined
         ? normalizeAt(item, file, `${base}/${i}`)
         : isBuiltInTool(item)
-          ? []
+          ? providedTool(item, undefined, (tool) => withOrigin(tool, i, `${base}/${i}`))
           : [withOrigin(normalizeTool(item, `${where}[${i}]`, undefined, within), i, `${base}/${i}`)],
     );
   }
@@ -249,7 +271,9 @@ function normalizeAt(input: unknown, file: string | undefined, base: string, wit
     if (declarations !== undefined) return normalizeAt(input[declarations], file, `${base}/${declarations}`, 'gemini');
     const looksLikeOne = ['name', ...schemaKeys].some((k) => k in input);
     if (looksLikeOne) return [withOrigin(normalizeTool(input, where, undefined, within), 0, base)];
-    return Object.entries(input).flatMap(([name, tool], i) => (isBuiltInTool(tool) ? [] : [withOrigin(normalizeTool(tool, `${where}.${name}`, name), i, `${base}/${escapeSegment(name)}`, true)]));
+    return Object.entries(input).flatMap(([name, tool], i) =>
+      isBuiltInTool(tool) ? providedTool(tool, name, (t) => withOrigin(t, i, `${base}/${escapeSegment(name)}`, true)) : [withOrigin(normalizeTool(tool, `${where}.${name}`, name), i, `${base}/${escapeSegment(name)}`, true)],
+    );
   }
   throw new ToolShapeError(`${where}: expected a tool, an array of tools or an object with a \`tools\` array`);
 }

@@ -74,4 +74,10 @@ export interface ToolSpec {
   handler?: HandlerRef;
   /** True when the schema was generated from the handler's own type (zod): the schema-vs-handler comparison is a tautology there. */
   generated?: boolean;
+  /**
+   * A tool the provider defines (Anthropic's `{type: "bash_20250124", name: "bash"}`, an OpenAI
+   * custom tool): its `type`, and the definition as written. It has no schema of its own
+   * (`inputSchema` is `{}`): calls to it are known, and not checked.
+   */
+  provided?: { type: string; definition: Record<string, unknown> };
 }

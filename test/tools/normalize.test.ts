@@ -71,7 +71,7 @@ describe('every provider shape reads as one ToolSpec', () => {
     ]);
   });
 
-  test("tools the provider defines itself are left out of a request's list: they carry no schema", () => {
+  test("tools the provider defines itself: a named one is kept, known and unchecked (an empty schema); one without a name is left out", () => {
     const tools = normalizeTools([
       { type: 'web_search_20250305', name: 'web_search', max_uses: 5 },
       { type: 'bash_20250124', name: 'bash' },
@@ -83,9 +83,15 @@ describe('every provider shape reads as one ToolSpec', () => {
       { code_execution: {} },
       { functionDeclarations: [{ name: 'g', parameters: params }], googleSearch: {} },
     ]);
-    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'lookup', 'g']);
-    // The index still names the entry in the file.
-    expect(tools.map((t) => t.origin.pointer)).toEqual(['/2', '/5', '/8/functionDeclarations/0']);
+    expect(tools.map((t) => t.name)).toEqual(['web_search', 'bash', 'get_weather', 'lookup', 'g']);
+    // The index still names the entry in the file, and the name's own place for a provided tool.
+    expect(tools.map((t) => t.origin.pointer)).toEqual(['/0', '/1', '/2', '/5', '/8/functionDeclarations/0']);
+    expect(tools[1]).toEqual({ name: 'bash', inputSchema: {}, origin: { shape: 'anthropic', index: 1, pointer: '/1', namePointer: '/1/name' }, provided: { type: 'bash_20250124', definition: { type: 'bash_20250124', name: 'bash' } } });
+    expect(tools[0]!.provided).toEqual({ type: 'web_search_20250305', definition: { type: 'web_search_20250305', name: 'web_search', max_uses: 5 } });
+    expect(tools.slice(2).every((t) => t.provided === undefined)).toBe(true);
+    // An AI SDK record: a provider tool is named by its key; its functions are no part of the definition.
+    const [editor] = normalizeTools({ str_replace_based_edit_tool: { type: 'provider-defined', id: 'anthropic.text_editor_20250728', args: {}, execute: () => 'ok' } });
+    expect(editor).toMatchObject({ name: 'str_replace_based_edit_tool', inputSchema: {}, provided: { type: 'anthropic.text_editor_20250728', definition: { type: 'provider-defined', id: 'anthropic.text_editor_20250728', args: {} } } });
     // A bare schema put in the list by mistake is not mistaken for one: it is reported.
     expect(() => normalizeTools([{ type: 'object', properties: { city: { type: 'string' } } }])).toThrow(ToolShapeError);
     expect(() => normalizeTools([{ notAGeminiTool: {} }])).toThrow(ToolShapeError);

@@ -97,7 +97,8 @@ export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly Tool
     }
     // A rename keeps the schema: match a removed tool to an added one with the same meaning.
     const shape = stripAnnotations(before.inputSchema);
-    const twin = added.find((t) => !claimed.has(t) && deepEqual(stripAnnotations(t.inputSchema), shape));
+    // Provider-defined tools have no schema to match by (each is `{}`): one is never another renamed.
+    const twin = before.provided ? undefined : added.find((t) => !claimed.has(t) && !t.provided && deepEqual(stripAnnotations(t.inputSchema), shape));
     // A removed tool has no line left: the file that defines most of the tools, where it would be restored.
     const file = mostCommonFile(newTools) ?? before.origin.file;
     const base = { schemaPath: '', instancePath: '', params: {} };

@@ -59,6 +59,8 @@ export function lintTools(tools: readonly ToolSpec[], provider: ProviderName): D
       out.push(report(meta, { severity: fact.severity ?? meta.severity, provider, ...place, ...detail, url: fact.source ?? meta.url }));
     };
   for (const tool of tools) {
+    // The provider defines it: nothing of ours to lint (it still counts toward the request's limits below).
+    if (tool.provided) continue;
     // Tools read through normalizeTools are bounded already; this guards tools built by hand.
     const deep = tooDeepAt(tool.inputSchema);
     if (deep !== undefined) throw new InputError('config/tool-shape', `The input schema of tool \`${tool.name}\` ${tooDeepMessage(deep)}`, { file: tool.origin.file });

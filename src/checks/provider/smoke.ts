@@ -74,20 +74,21 @@ function withDescription(tool: ToolSpec): { description?: string } {
 function toolsIn(provider: SmokeProvider, tools: readonly ToolSpec[]): unknown {
   switch (provider) {
     case 'anthropic':
-      return tools.map((t) => ({
+      return tools.map((t) => t.provided?.definition ?? ({
         name: t.name,
         ...withDescription(t),
         input_schema: t.inputSchema,
         ...(t.strict === undefined ? {} : { strict: t.strict }),
       }));
     case 'openai':
-      return tools.map((t) => ({
+      // Another provider's own tools cannot be sent here.
+      return tools.filter((t) => !t.provided).map((t) => ({
         type: 'function',
         function: { name: t.name, ...withDescription(t), parameters: t.inputSchema, ...(t.strict === undefined ? {} : { strict: t.strict }) },
       }));
     case 'gemini':
       // `parametersJsonSchema` takes the JSON Schema as is; `parameters` would need the OpenAPI subset.
-      return [{ functionDeclarations: tools.map((t) => ({ name: t.name, ...withDescription(t), parametersJsonSchema: t.inputSchema })) }];
+      return [{ functionDeclarations: tools.filter((t) => !t.provided).map((t) => ({ name: t.name, ...withDescription(t), parametersJsonSchema: t.inputSchema })) }];
   }
 }
 
