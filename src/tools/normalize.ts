@@ -123,7 +123,8 @@ const geminiBuiltIns = new Set([
  * server and client tools (`{type: "web_search_20250305", name: "web_search"}`, `bash_20250124`),
  * OpenAI's built-in tools (`{type: "web_search_preview"}`, `file_search`, `code_interpreter`)
  * and free-form custom tools, Gemini's `{googleSearch: {}}`, AI SDK provider-defined tools.
- * None carries a JSON Schema of its arguments to check, so they are left out.
+ * None carries a JSON Schema of its arguments to check: a named one becomes a provided tool
+ * (`providedTool`), one without a name is left out.
  */
 export function isBuiltInTool(value: unknown): boolean {
   if (!isRecord(value) || isZodSchema(value) || schemaKeys.some((key) => key in value)) return false;
@@ -239,7 +240,8 @@ function declarationsKey(value: unknown): 'functionDeclarations' | 'function_dec
  * `[{functionDeclarations}]` (or `function_declarations`), or a record of name -> tool (Vercel AI SDK `tools`). Each
  * tool's `origin` says where in the document it was found (`pointer`, and the pointers of
  * its name and schema), so a finding can point at the line that defines it. Tools the
- * provider defines itself (`isBuiltInTool`) are left out: they carry no schema to check.
+ * provider defines itself (`isBuiltInTool`) carry no schema to check: those the model calls by
+ * name are kept as provided tools, the others left out.
  */
 export function normalizeTools(input: unknown, file?: string): ToolSpec[] {
   return normalizeAt(input, file, '');
