@@ -7,6 +7,7 @@ import { escapeSegment, joinPointer } from '../schema/pointer.js';
 import { resolveLocalRef } from '../schema/refs.js';
 import { isRecord, show } from '../util/values.js';
 import { compilePattern } from '../util/regex.js';
+import { readRegularFileSync } from '../util/files.js';
 import { MAX_PATTERN_SHOWN, showPattern } from '../schema/formats.js';
 import { handlerRules as rules } from './handler-rules.js';
 
@@ -178,6 +179,8 @@ const label = (segments: readonly string[]): string => segments.join('.').replac
 class Comparison {
   readonly out: Diagnostic[] = [];
   readonly #open = new Map<object, Set<object>>();
+  /** The line that declares the handler type, once looked for (null: not in that file, a re-export say). */
+  #typeLine: number | null | undefined;
 
   constructor(
     readonly tool: ToolSpec,
@@ -188,7 +191,10 @@ class Comparison {
   add(rule: RuleMeta, place: Place, finding: Omit<Finding, 'tool' | 'instancePath' | 'schemaPath'>): void {
     const full: Finding = { tool: this.tool.name, instancePath: joinPointer('', ...place.segments), schemaPath: place.schemaPath, ...finding, ...toolPlace(this.tool, place.schemaPath) };
     const handler = this.tool.handler;
-    if (handler?.kind === 'typescript') full.related = [{ file: handler.file, message: `handler type \`${handler.type}\`` }];
+    if (handler?.kind === 'typescript') {
+      this.#typeLine ??= declarationLine(handler.file, handler.type) ?? null;
+      full.related = [{ file: handler.file, ...(this.#typeLine === null ? {} : { line: this.#typeLine }), message: `handler type \`${handler.type}\`` }];
+    }
     this.out.push(report(rule, full));
   }
 
@@ -439,6 +445,19 @@ class Comparison {
       this.compare(s.items, h.items, { segments: [...place.segments, '*'], schemaPath: `${place.schemaPath}/items` });
     }
   }
+}
+
+/** The line of `file` that declares the type `name` (`interface`, `type`, `enum` or `class`), for a finding to point at. */
+function declarationLine(file: string, name: string): number | undefined {
+  let text: string;
+  try {
+    text = readRegularFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const at = new RegExp(`^[ \\t]*(?:export[ \\t]+)?(?:declare[ \\t]+)?(?:interface|type|enum|class|abstract[ \\t]+class)[ \\t]+${escaped}\\b`, 'm').exec(text);
+  return at === null ? undefined : text.slice(0, at.index).split('\n').length;
 }
 
 /**

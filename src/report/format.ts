@@ -105,7 +105,9 @@ export function formatGithub(diagnostics: readonly Diagnostic[], workspace: stri
         // The tool in the title: findings about three tools must not read as one annotation repeated.
         `title=${escapeProperty(d.tool === undefined ? d.ruleId : `${d.ruleId} (${visible(d.tool)})`)}`,
       ].filter((p) => p !== undefined);
-      const extra = (d.fix === undefined ? '' : `\n${d.fix}`) + (d.detail === undefined ? '' : `\n${d.detail}`);
+      // The other places the finding involves (the handler type's file and line), as the pretty format lists them.
+      const related = (d.related ?? []).map((r) => `\n${r.message}: ${workspacePath(r.file, workspace)}${r.line === undefined ? '' : `:${r.line}`}`).join('');
+      const extra = related + (d.fix === undefined ? '' : `\n${d.fix}`) + (d.detail === undefined ? '' : `\n${d.detail}`);
       // Control characters from checked files are shown, not run: a CI log renders ANSI sequences.
       return `::${level[d.severity]} ${props.join(',')}::${escapeData(visible(d.message + extra))}\n`;
     })

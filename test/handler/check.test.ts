@@ -268,7 +268,8 @@ describe('checkHandlers', () => {
     });
     expect(seen).toEqual(['create_refund']);
     expect(ids(diagnostics)).toEqual(['handler/required-not-in-schema /channel']);
-    expect(diagnostics[0]!.related).toEqual([{ file: refundFile, message: 'handler type `RefundArgsWithChannel`' }]);
+    // The line that declares the type: where the person fixing it goes.
+    expect(diagnostics[0]!.related).toEqual([{ file: refundFile, line: 17, message: 'handler type `RefundArgsWithChannel`' }]);
   });
 
   test('a json-schema handler is used as it is', () => {

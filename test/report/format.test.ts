@@ -31,6 +31,13 @@ describe('formatGithub', () => {
   });
 });
 
+describe('formatGithub names the related places', () => {
+  test("a handler finding carries the handler type's file and line in its message, relative to the workspace", () => {
+    const d: Diagnostic = { ruleId: 'handler/required-not-in-schema', severity: 'error', message: 'the handler requires `channel`', file: '/repo/pkg/tools.json', line: 4, column: 3, tool: 't', related: [{ file: '/repo/pkg/src/handlers/refund.ts', line: 17, message: 'handler type `RefundArgs`' }] };
+    expect(formatGithub([d], '/repo')).toBe('::error file=pkg/tools.json,line=4,col=3,title=handler/required-not-in-schema (t)::the handler requires `channel`%0Ahandler type `RefundArgs`: pkg/src/handlers/refund.ts:17\n');
+  });
+});
+
 describe('control characters from checked files, in every format', () => {
   test('github and markdown show them as \\u escapes, as pretty does: a CI log or a comment must not run them', () => {
     const d: Diagnostic = { ruleId: 'provider/missing-description', severity: 'info', message: 'Missing description on tool `t\u001b[31m`', file: 'tools\u0007.json', line: 1, column: 1, tool: 't\u001b[31m', detail: '-a\u001b[2J\n+b' };
