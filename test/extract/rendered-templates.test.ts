@@ -74,6 +74,17 @@ describe('call shapes of agent frameworks and protocols', () => {
     expect(calls('{"action": "AuthorPlugin.WritePoem", "action_variables": {"topic": "sea"}}\n')).toEqual([['AuthorPlugin.WritePoem', { topic: 'sea' }, 1]]);
   });
 
+  test("BrowserGym's one-line ```click(\"12\")``` (a code span, not a fence) is a call of a known tool; code in backticks of an unknown name, or inside a sentence, is not", () => {
+    const tools = normalizeTools([{ name: 'click', input_schema: { type: 'object', properties: { bid: { type: 'string' } }, required: ['bid'] } }, { name: 'send_msg_to_user', input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }]);
+    const text = '"\nIn order to accomplish my goal I need to click on the button with bid 12\n```click("12")```\n"\n\n`send_msg_to_user("$279.49")`\n\n```print("x")```\nThen `click("13")` clicks it.\n```click("14")` is not closed the same way\n';
+    expect(calls(text, tools)).toEqual([
+      ['click', { bid: '12' }, 3],
+      ['send_msg_to_user', { text: '$279.49' }, 6],
+    ]);
+    // Without the tools, nothing: backticked code is an example only of a tool the prompt has.
+    expect(calls(text)).toEqual([]);
+  });
+
   test("AutoGPT's reply holds its call under `command`", () => {
     const text = '```json\n{"thoughts": {"text": "search first", "plan": "- search"}, "command": {"name": "google", "args": {"input": "weather Paris"}}}\n```\n';
     expect(calls(text)).toEqual([['google', { input: 'weather Paris' }, 1]]);
