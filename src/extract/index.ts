@@ -30,6 +30,7 @@ import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
 import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
 import { readPythonCall, readPythonCalls } from './python.js';
 import { exampleRules } from './rules.js';
+import { coerceParameter } from './coerce.js';
 import { looksLikeCall, type RawCall } from '../shapes/calls.js';
 import type { Notation, ToolCallExample } from './types.js';
 
@@ -351,10 +352,44 @@ function toolCode(ex: Extraction, src: Source, block: BlockPlace): void {
   if (calls.length > 0) record(ex, src, 'pythonic', calls, block, { start: 0, end: text.length });
 }
 
+/**
+ * A `tool` fence (Continue's calls for models without native tool use): `TOOL_NAME: x`, then
+ * each argument as `BEGIN_ARG: key`, its value on the lines after, `END_ARG`. Values are text,
+ * typed by the tool's schema as tag values are. A fence that does not start with `TOOL_NAME:`
+ * is some other `tool` block, not read.
+ */
+function continueToolFence(ex: Extraction, src: Source, block: BlockPlace): void {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
+  let i = lines.findIndex((l) => l.trim() !== '');
+  const head = i === -1 ? undefined : /^TOOL_NAME:[ \t]*(\S+)[ \t]*$/.exec(lines[i]!);
+  if (!head) return;
+  const name = head[1]!;
+  const at = starts[i]!;
+  const schema = ex.tools.get(name)?.inputSchema;
+  const props = typeof schema?.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, unknown>) : {};
+  const args: Record<string, unknown> = {};
+  const fail = (line: number, message: string): void => record(ex, src, 'continue-tool', { error: message, offset: starts[line]!, tool: name }, block, { start: 0, end: src.text.length });
+  for (i++; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    const arg = /^BEGIN_ARG:[ \t]*(\S+)[ \t]*$/.exec(line);
+    if (!arg) return fail(i, `Unexpected \`${line.trim().slice(0, 40)}\` in the \`tool\` fence of \`${name}\`, expected \`BEGIN_ARG: name\` or the end of the fence`);
+    const end = lines.findIndex((l, k) => k > i && l.trim() === 'END_ARG');
+    if (end === -1) return fail(i, `Unexpected end of the \`tool\` fence in argument \`${arg[1]}\` of \`${name}\`, expected \`END_ARG\` after its value`);
+    const raw = lines.slice(i + 1, end).join('\n').replace(/^\n+|\n+$/g, '');
+    Object.defineProperty(args, arg[1]!, { value: coerceParameter(raw, Object.hasOwn(props, arg[1]!) ? props[arg[1]!] : undefined), enumerable: true, writable: true, configurable: true });
+    i = end;
+  }
+  record(ex, src, 'continue-tool', [{ name, arguments: args, at }], block, { start: 0, end: src.text.length });
+}
+
 function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
   const block: BlockPlace = { where: f.lang ? `the \`${f.lang}\` fence` : 'the fence', start: f.start, end: f.end };
   const src = fenceSource(ex, f);
   if (f.lang === 'tool_code') return toolCode(ex, src, block);
+  if (f.lang === 'tool') return continueToolFence(ex, src, block);
   if (callFences.has(f.lang)) {
     const body = f.value.trimStart();
     if (body.startsWith('<')) {

@@ -85,6 +85,52 @@ describe('call shapes of agent frameworks and protocols', () => {
     expect(calls(text)).toEqual([]);
   });
 
+  test("Continue's `tool` fence: TOOL_NAME, then BEGIN_ARG/END_ARG values typed by the schema; a broken one is a finding", () => {
+    const tools = normalizeTools([{ name: 'ls', input_schema: { type: 'object', properties: { dirPath: { type: 'string' }, recursive: { type: 'boolean' } } } }, { name: 'create_new_file', input_schema: { type: 'object', properties: { filepath: { type: 'string' }, contents: { type: 'string' } } } }]);
+    const text = [
+      'To list files, call ls:',
+      '```tool',
+      'TOOL_NAME: ls',
+      'BEGIN_ARG: dirPath',
+      'src/components',
+      'END_ARG',
+      'BEGIN_ARG: recursive',
+      'false',
+      'END_ARG',
+      '```',
+      '',
+      '```tool',
+      'TOOL_NAME: create_new_file',
+      'BEGIN_ARG: filepath',
+      'src/a.ts',
+      'END_ARG',
+      'BEGIN_ARG: contents',
+      'export const a = 1;',
+      '',
+      'export const b = 2;',
+      'END_ARG',
+      '```',
+      '',
+      '```tool',
+      'TOOL_NAME: ls',
+      'BEGIN_ARG: dirPath',
+      'src',
+      '```',
+      '',
+      '```tool',
+      'some other kind of tool block',
+      '```',
+      '',
+    ].join('\n');
+    const found = extractToolCalls(text, { tools });
+    expect(found.examples.map((e) => [e.name, e.arguments, e.notation, e.line])).toEqual([
+      ['ls', { dirPath: 'src/components', recursive: false }, 'continue-tool', 3],
+      ['create_new_file', { filepath: 'src/a.ts', contents: 'export const a = 1;\n\nexport const b = 2;' }, 'continue-tool', 13],
+    ]);
+    expect(found.diagnostics.map((d) => [d.ruleId, d.line, d.tool])).toEqual([['example/unparseable', 24, 'ls']]);
+    expect(found.diagnostics[0]!.message).toContain('expected `END_ARG` after its value');
+  });
+
   test("AutoGPT's reply holds its call under `command`", () => {
     const text = '```json\n{"thoughts": {"text": "search first", "plan": "- search"}, "command": {"name": "google", "args": {"input": "weather Paris"}}}\n```\n';
     expect(calls(text)).toEqual([['google', { input: 'weather Paris' }, 1]]);
