@@ -131,6 +131,12 @@ describe('call shapes of agent frameworks and protocols', () => {
     expect(found.diagnostics[0]!.message).toContain('expected `END_ARG` after its value');
   });
 
+  test("a code agent's call of a known tool whose value is assigned (smolagents' CodeAgent) is a call; of an unknown name, or with a variable for an argument, it is code", () => {
+    const tools = normalizeTools([{ name: 'web_search', input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }]);
+    const text = '<code>\npages = web_search(query="1979 interview Stanislaus Ulam")\nprint(pages)\nrows = load_table(name="x")\nmore = web_search(query=topic)\nok == web_search(query="no")\n</code>\n';
+    expect(calls(text, tools)).toEqual([['web_search', { query: '1979 interview Stanislaus Ulam' }, 2]]);
+  });
+
   test("AutoGPT's reply holds its call under `command`", () => {
     const text = '```json\n{"thoughts": {"text": "search first", "plan": "- search"}, "command": {"name": "google", "args": {"input": "weather Paris"}}}\n```\n';
     expect(calls(text)).toEqual([['google', { input: 'weather Paris' }, 1]]);

@@ -76,7 +76,8 @@ interface PythonicMatch {
 const listTrigger = /\[[ \t\r\n]*[A-Za-z_][\w.]*[ \t]*\(/g;
 // A call alone on its line, optionally after a label that says it is one (`Tool call: f({...})`).
 // In backticks too, as inline code (BrowserGym's ```click("12")``` on one line is a code span, not a fence).
-const lineCall = /^[ \t]*(?:((?:tool|function)[ _]?calls?|calls?|action)[ \t]*:[ \t]*)?(`{1,3})?([A-Za-z_][\w.]*)\(/gim;
+// Its value assigned to a name too, as code agents write (smolagents: `pages = web_search(query="...")`).
+const lineCall = /^[ \t]*(?:((?:tool|function)[ _]?calls?|calls?|action)[ \t]*:[ \t]*)?(?:([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*)[ \t]*=[ \t]*)?(`{1,3})?([A-Za-z_][\w.]*)\(/gim;
 
 export const pythonicNotation = defineNotation<PythonicMatch>({
   name: 'pythonic',
@@ -98,13 +99,14 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
     if (context.tools.size > 0 || text.includes('({') || /call[ \t]*:/i.test(text)) {
       for (let m = lineCall.exec(text); m; m = lineCall.exec(text)) {
         const labelled = m[1] !== undefined;
-        const ticks = m[2] ?? '';
-        const name = m[3]!;
+        const assigned = m[2] !== undefined;
+        const ticks = m[3] ?? '';
+        const name = m[4]!;
         const at = m.index + m[0].length - name.length - 1;
         if (pythonBuiltins.has(name) && !context.tools.has(name)) continue;
         const known = context.tools.has(name);
-        // Code in backticks is an example only when it calls a tool the prompt has.
-        if (ticks !== '' && !known) continue;
+        // Code in backticks, or assigning a call's value, is an example only when it calls a tool the prompt has.
+        if ((ticks !== '' || assigned) && !known) continue;
         if (!known && !labelled && !(context.tools.size === 0 && text.startsWith('({', at + name.length) && !name.includes('.'))) continue;
         const result = readPythonCall(text, at);
         if (!result.ok) continue;
