@@ -1,4 +1,4 @@
-import { constructFromEvents, EVENT_ID, getScalarValue, parseEvents, YAMLException, type Event } from 'js-yaml';
+import { constructFromEvents, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, YAMLException, type Event } from 'js-yaml';
 import { InputError } from './errors.js';
 import { readRegularFileSync } from './files.js';
 import { LineIndex } from './lines.js';
@@ -87,6 +87,21 @@ function positions(text: string, events: Event[]): YamlNodePosition | undefined 
 export const MAX_ALIAS_EXPANSION = 100_000;
 
 /**
+ * Plain values that would not reach a prompt or a tool call as written, refused at their place:
+ * `.nan` and `.inf` (JSON has neither: they would be sent as `null`), an integer past 2^53
+ * (rounded: `9007199254740993` would be sent as `...992`), and a merge key `<<` (YAML 1.1's,
+ * which this reading does not apply: the key would be sent as `<<`).
+ */
+/** `.`, `+`, `-`, a digit or `<`: the only first characters of the values `checkPlainScalar` refuses; every other scalar is passed at a glance. */
+const mayNeedCheck = (first: number): boolean => first === 46 || first === 43 || first === 45 || first === 60 || (first >= 48 && first <= 57);
+
+function checkPlainScalar(value: string, key: boolean, fail: (message: string) => never): void {
+  if (key && value === '<<') fail('Unexpected merge key `<<`, which is not applied here (YAML 1.2 has no merge keys): the data would hold a key named `<<`; expected the keys written out');
+  if (/^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(value)) fail(`Unexpected \`${value}\`, a number JSON cannot hold (it would be sent as \`null\`); expected a finite number, or the text in quotes`);
+  if (/^[-+]?[0-9]{16,}$/.test(value) && !Number.isSafeInteger(Number(value))) fail(`Unexpected integer \`${value}\`, past what JSON numbers hold exactly (2^53; it would be sent as \`${Number(value)}\`); expected it in quotes, as text`);
+}
+
+/**
  * Counts the nodes each alias stands for, over the event stream, before anything walks the
  * loaded value: js-yaml shares aliased nodes, so loading is cheap, but every walk, copy or
  * `JSON.stringify` of the value expands them. Throws an InputError at the alias that takes
@@ -95,25 +110,37 @@ export const MAX_ALIAS_EXPANSION = 100_000;
  */
 function checkAliases(text: string, events: readonly Event[], file: string): void {
   const sizes = new Map<string, number>();
-  const open: Array<{ anchor: string | undefined; total: number }> = [];
+  const open: Array<{ anchor: string | undefined; total: number; mapping: boolean; children: number }> = [];
+  /** Whether the node that starts now is a mapping key (every other child of a mapping, from the first). */
+  const isKey = (): boolean => {
+    const parent = open[open.length - 1];
+    if (parent === undefined) return false;
+    parent.children++;
+    return parent.mapping && parent.children % 2 === 1;
+  };
   const anchorOf = (start: number, end: number): string | undefined => (start >= 0 && end > start ? text.slice(start, end) : undefined);
   let total = 0; // nodes of the document so far, aliases expanded
   let added = 0; // nodes aliases added
-  const fail = (offset: number, message: string): never => {
+  const fail = (offset: number, message: string, code = 'config/yaml-aliases'): never => {
     const at = new LineIndex(text).at(offset);
-    throw new InputError('config/yaml-aliases', message, { file, line: at.line, column: at.column });
+    throw new InputError(code, message, { file, line: at.line, column: at.column });
   };
   for (const event of events) {
     switch (event.type) {
       case EVENT_ID.MAPPING:
       case EVENT_ID.SEQUENCE:
+        isKey();
         total++;
-        open.push({ anchor: anchorOf(event.anchorStart, event.anchorEnd), total });
+        open.push({ anchor: anchorOf(event.anchorStart, event.anchorEnd), total, mapping: event.type === EVENT_ID.MAPPING, children: 0 });
         break;
       case EVENT_ID.SCALAR: {
+        const key = isKey();
         total++;
         const anchor = anchorOf(event.anchorStart, event.anchorEnd);
         if (anchor !== undefined) sizes.set(anchor, 1);
+        if (event.style === SCALAR_STYLE.PLAIN && event.tagStart < 0 && mayNeedCheck(text.charCodeAt(event.valueStart))) {
+          checkPlainScalar(text.slice(event.valueStart, event.valueEnd), key, (message) => fail(event.valueStart, message, 'config/yaml-value'));
+        }
         break;
       }
       case EVENT_ID.POP: {
@@ -122,6 +149,7 @@ function checkAliases(text: string, events: readonly Event[], file: string): voi
         break;
       }
       case EVENT_ID.ALIAS: {
+        isKey();
         const name = text.slice(event.anchorStart, event.anchorEnd);
         if (open.some((node) => node.anchor === name)) {
           fail(event.anchorStart - 1, `Alias \`*${name}\` refers to a node that contains it, which makes the value endless; expected an alias to a node defined before it`);
