@@ -88,6 +88,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Windows' reserved device names, which no file may have there, with any extension. */
+const reservedNames = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;
+
+/**
+ * Why a case name cannot be a snapshot file name on every system a team checks out on, or
+ * undefined when it can: a snapshot is `snapshots/<prompt>/<case>.txt`, and a name git on
+ * Windows or macOS cannot check out, or one that reads differently than it is (bidirectional
+ * controls), breaks the review it is for.
+ */
+function unfitFileName(name: string): string | undefined {
+  if (name === '' || name === '.' || name === '..') return 'it is empty or a path step';
+  if (/[/\\]/.test(name)) return 'it holds a path separator';
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'it holds a control character (a line break, a tab)';
+  if (/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/.test(name)) return 'it holds a bidirectional control character, which shows it as other than it is';
+  if (/[<>:"|?*]/.test(name)) return 'it holds a character Windows does not allow in a file name (`<>:"|?*`)';
+  if (reservedNames.test(name)) return 'it is a name Windows reserves for a device';
+  if (/[ .]$/.test(name)) return 'it ends in a space or a dot, which Windows drops';
+  if (Buffer.byteLength(name, 'utf8') > 200) return `it is ${Buffer.byteLength(name, 'utf8')} bytes long, past the 200 a file name can take with its extension`;
+  return undefined;
+}
+
 /**
  * The prompt a cases file names, read from its text without parsing the YAML, when it is
  * written plainly (`prompt: name` at the start of a line, once); undefined otherwise.
@@ -321,8 +342,9 @@ function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<strin
   for (const [caseName, spec] of Object.entries(value.cases)) {
     const at = where(doc, ['cases', caseName]);
     // The name becomes a snapshot file's name: refused here, at its line, before anything is rendered.
-    if (caseName === '' || caseName === '.' || caseName === '..' || /[/\\\0]/.test(caseName)) {
-      throw new InputError('config/invalid', `Unexpected case name ${JSON.stringify(caseName)} of prompt \`${promptName}\`: it cannot name a snapshot file; expected a name without \`/\`, \`\\\` and other than \`.\` or \`..\``, at);
+    const unfit = unfitFileName(caseName);
+    if (unfit !== undefined) {
+      throw new InputError('config/invalid', `Unexpected case name ${JSON.stringify(caseName)} of prompt \`${promptName}\`: ${unfit}, and it names a snapshot file that every checkout must be able to hold; expected a short name of letters, digits, spaces, \`-\`, \`_\` or \`.\``, at);
     }
     if (!isRecord(spec)) throw new InputError('config/invalid', `Expected case \`${caseName}\` to be a mapping with \`input\``, at);
     if (prompt.cases.has(caseName)) throw new InputError('config/duplicate', `Duplicate case \`${caseName}\` for prompt \`${promptName}\``, at);

@@ -62,8 +62,11 @@ function positions(text: string, events: Event[]): YamlNodePosition | undefined 
       case EVENT_ID.SCALAR: {
         const node: YamlNodePosition = { start: event.valueStart };
         const top = stack[stack.length - 1];
-        if (top?.kind === 'map' && top.key === undefined) attach(node, getScalarValue(text, event));
-        else attach(node);
+        if (top?.kind === 'map' && top.key === undefined) {
+          // A quoted key starts at its quote: the column a person sees the key at.
+          const quoted = event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED;
+          attach(quoted ? { start: event.valueStart - 1 } : node, getScalarValue(text, event));
+        } else attach(node);
         break;
       }
       case EVENT_ID.ALIAS:

@@ -292,3 +292,27 @@ describe('a template too large to compile', () => {
     expect((error as InputError).message).toContain('Unexpected template of more than 10,000 expressions');
   });
 });
+
+describe('case names: each names a snapshot file every checkout must hold', () => {
+  test.each([
+    ['a line break', 'first\nsecond', /it holds a control character/],
+    ['a tab', 'a\tb', /it holds a control character/],
+    ['a colon', 'edge:empty', /a character Windows does not allow in a file name/],
+    ['a device name', 'COM1', /a name Windows reserves for a device/],
+    ['a device name with an extension', 'nul.txt', /a name Windows reserves for a device/],
+    ['a right-to-left override', 'invoice\u202Etxt.exe', /a bidirectional control character/],
+    ['a trailing dot', 'final.', /ends in a space or a dot/],
+    ['300 characters', 'x'.repeat(300), /it is 300 bytes long, past the 200/],
+  ])('%s is refused at the case, before any snapshot is written', (_what, name, why) => {
+    const root = scratch({ 'prompts/p.prompt': 'Hi\n', 'prompts/cases/p.yaml': `prompt: p\ncases:\n  ok: { input: {} }\n  ${JSON.stringify(name)}: { input: {} }\n` });
+    const error = thrown(() => loadPromptModule('prompts', root));
+    expect(error).toMatchObject({ code: 'config/invalid', line: 4, column: 3 });
+    expect(error.message).toMatch(why);
+    expect(error.message).toContain('expected a short name of letters, digits, spaces, `-`, `_` or `.`');
+  });
+
+  test('names of letters, digits, spaces, dashes, dots and other scripts are fine', () => {
+    const root = scratch({ 'prompts/p.prompt': 'Hi\n', 'prompts/cases/p.yaml': 'prompt: p\ncases:\n  legacy order v1.2: { input: {} }\n  ação-rápida: { input: {} }\n  注文_取消: { input: {} }\n  .hidden: { input: {} }\n' });
+    expect([...loadPromptModule('prompts', root).prompts.get('p')!.cases.keys()]).toEqual(['legacy order v1.2', 'ação-rápida', '注文_取消', '.hidden']);
+  });
+});
