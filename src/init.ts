@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readRegularFileSync, replaceFile, writeFailure } from './util/files.js';
+import { readRegularFileSync, replaceFile, withoutBom, writeFailure } from './util/files.js';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { configFileNames } from './config/index.js';
@@ -85,7 +85,8 @@ function readPackageJson(dir: string): { value: PackageJson; text: string } | un
     throw new InputError('config/unreadable', `Cannot read package.json (${(error as Error).message}); expected a JSON object`, { file: 'package.json' }, { cause: error });
   }
   try {
-    const value = JSON.parse(text) as unknown;
+    // A byte order mark (some Windows editors write one) is no part of the JSON; npm reads past it too.
+    const value = JSON.parse(withoutBom(text)) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
     checkPackageFields(value as Record<string, unknown>);
     return { value: value as PackageJson, text };
@@ -313,7 +314,10 @@ export function initProject(dir: string): InitResult {
       const indent = /^[ \t]+/m.exec(pkg.text)?.[0] ?? '  ';
       try {
         // Whole or not at all: a full disk must not leave the user's package.json cut short.
-        replaceFile(join(dir, 'package.json'), `${JSON.stringify(updated, null, indent)}\n`);
+        // As the file was: its line ends and its byte order mark kept, so the diff shows only the script.
+        const json = `${JSON.stringify(updated, null, indent)}\n`;
+        const crlf = pkg.text.includes('\r\n');
+        replaceFile(join(dir, 'package.json'), `${pkg.text.startsWith('\uFEFF') ? '\uFEFF' : ''}${crlf ? json.replace(/\n/g, '\r\n') : json}`);
       } catch (error) {
         throw new InputError('config/unwritable', `Cannot update package.json (${writeFailure(error)}); it is unchanged. Set \`scripts.test\` to \`${script}\` by hand, or run init again once it can be written`, { file: 'package.json' }, { cause: error });
       }

@@ -175,6 +175,21 @@ describe('prompt-contract init', () => {
     }
   });
 
+  test("a package.json with a byte order mark and CRLF line ends is read, and keeps both: the diff shows only the script", () => {
+    const text = `\uFEFF${npmInitPackage.replace(/\n/g, '\r\n')}\r\n`;
+    const p = project({ 'package.json': text });
+    try {
+      initProject(p.dir);
+      const after = p.read('package.json');
+      expect(after.startsWith('\uFEFF{')).toBe(true);
+      expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+      expect(JSON.parse(after.slice(1)).scripts.test).toBe(jestTestScript);
+      expect(after.split('\r\n').length).toBe(text.split('\r\n').length);
+    } finally {
+      p.remove();
+    }
+  });
+
   test('--dir naming a file is refused by name, not as an internal error', () => {
     const p = project({ 'notes.json': '{}' });
     try {
