@@ -122,6 +122,22 @@ function findPartialUse(program: Program, name: string): { line: number; column:
   return undefined;
 }
 
+/** The first partial whose name is computed (`{{> (lookup . "kind")}}`): where an unknown computed name comes from. */
+function findDynamicPartial(program: Program): { line: number; column: number } | undefined {
+  for (const statement of program.body) {
+    if ((statement.type === 'PartialStatement' || statement.type === 'PartialBlockStatement') && (statement.name as { type?: unknown })?.type === 'SubExpression') {
+      return statement.loc ? { line: statement.loc.start.line, column: statement.loc.start.column + 1 } : undefined;
+    }
+    for (const key of ['program', 'inverse'] as const) {
+      if (statement[key]) {
+        const hit = findDynamicPartial(statement[key] as Program);
+        if (hit) return hit;
+      }
+    }
+  }
+  return undefined;
+}
+
 function unknownPartialMessage(name: string, known: string[]): string {
   const guess = suggestName(name, known);
   return `Unknown partial \`${name}\`, expected one of ${known.map((k) => `\`${k}\``).join(', ') || 'none'} (a partial is a file named _${name}.prompt)${guess ? `; did you mean \`${guess.name}\`?` : ''}`;
@@ -455,6 +471,7 @@ export class PromptEnvironment {
       let where: { file?: string | undefined; line?: number; column?: number } = { file };
       // The template that threw uses it; any other that does is the next best place.
       const programs = [...this.#programs.values()].sort((a, b) => Number(b.source === source) - Number(a.source === source) || Number(b.source.file === file) - Number(a.source.file === file));
+      let computed = false;
       for (const { source: s, program } of programs) {
         const hit = findPartialUse(program, name);
         if (hit) {
@@ -462,7 +479,23 @@ export class PromptEnvironment {
           break;
         }
       }
-      return new InputError('render/unknown-partial', unknownPartialMessage(name, [...this.#partials.keys()]), where, { cause: error });
+      // No partial written with that name: a computed one gave it (`{{> (lookup . "kind")}}`).
+      if (where.line === undefined) {
+        for (const { source: s, program } of programs) {
+          const hit = findDynamicPartial(program);
+          if (hit) {
+            where = { file: s.file, line: hit.line + s.bodyLine - 1, column: hit.column };
+            computed = true;
+            break;
+          }
+        }
+      }
+      const known = [...this.#partials.keys()];
+      const message =
+        computed && (name === 'undefined' || name === 'null' || name === '')
+          ? `Unknown partial: a computed partial name (\`{{> (...)}}\`) came out \`${name}\`, expected the name of one of ${known.map((k) => `\`${k}\``).join(', ') || 'none'}; give the case the value it looks up`
+          : `${unknownPartialMessage(name, known)}${computed ? ' (the name a computed partial `{{> (...)}}` gave)' : ''}`;
+      return new InputError('render/unknown-partial', message, where, { cause: error });
     }
     // Handlebars' own errors that carry a place (`Exception` with its `loc`): at that place in the file.
     const loc = error as unknown as { lineNumber?: unknown; column?: unknown };

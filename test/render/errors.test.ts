@@ -159,6 +159,12 @@ describe('render-time errors: at the template line', () => {
     expect(error.message).toMatch(/^Missing template variable `first`: it is read from the string "Ana", which has no fields; expected a mapping with `first` in the case/);
   });
 
+  test('a computed partial name that finds no partial is placed at the `{{> (...)}}` that computed it', () => {
+    const { error, text } = renderError('Intro\n\n{{#if name}}\n  {{> (lookup . "kind")}}\n{{/if}}\n');
+    expect(error).toMatchObject({ code: 'render/unknown-partial', file: 'prompts/p.prompt', ...pos(text, '{{> (lookup') });
+    expect(error.message).toMatch(/^Unknown partial: a computed partial name \(`\{\{> \(\.\.\.\)\}\}`\) came out `undefined`, expected the name of one of/);
+  });
+
   test('an unknown partial in a prompt whose case data holds marker code points', () => {
     const files = { 'prompts/cases/p.yaml': 'prompt: p\ncases:\n  one:\n    input: { name: "\\uE001" }\n' };
     const { error, text } = renderError('Intro\n\n  {{> nope}}\n', files);
