@@ -69,6 +69,16 @@ describe('render', () => {
       expect(tools[0]).toMatchObject({ type: 'function', function: { name: 'lookup_order' } });
     }));
 
+  test("--tools without --shape follows the case's own `shape` before the prompt's: the request that case sends", async () => {
+    const shapeOf = async (caseName: string) => {
+      const r = await cliInProcess(['render', 'status_chat', '--case', caseName, '--tools']);
+      expect(r.code).toBe(0);
+      const { tools } = JSON.parse(r.stdout) as { tools: Array<Record<string, unknown>> };
+      return 'functionDeclarations' in tools[0]! ? 'gemini' : tools[0]!.type === 'function' ? 'openai' : 'anthropic';
+    };
+    expect([await shapeOf('first_message'), await shapeOf('follow_up_openai'), await shapeOf('refund_gemini')]).toEqual(['anthropic', 'openai', 'gemini']);
+  });
+
   test('an unknown prompt or case exits 2 and names what exists', async () => {
     const prompt = await cliInProcess(['render', 'nope', '--case', 'x']);
     expect(prompt.code).toBe(2);
