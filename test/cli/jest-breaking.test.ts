@@ -59,7 +59,9 @@ test('-u with a breaking change fails and leaves the baseline as it was; a reaso
   expect(update.code).toBe(1);
   expect(update.out).toContain('compat/maximum-decreased');
   expect(update.out).toContain('`-u` alone does not accept them');
-  expect(update.out).toContain('It was not rewritten');
+  expect(update.out).toContain('It is not rewritten while the breaking changes above stand, under `-u` too');
+  // Nothing says that `-u` would accept it.
+  expect(update.out).not.toContain('If the change is intended, run your test command with `-u` and commit the updated snapshot');
   expect(breaking.read('snapshots/tools.json')).toBe(breakingBefore);
 
   writeFileSync(join(breaking.dir, 'policy.yaml'), 'ignore:\n  - rule: compat/maximum-decreased\n    tool: create_refund\n    path: /amount_cents\n    reason: Refunds above £800 go to a human from now on (approved in #7).\n');
