@@ -63,3 +63,18 @@ test('a tools file that defines one name twice is refused at the second definiti
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+describe('`if`, which rejects nothing itself', () => {
+  const base = { type: 'object', properties: { kind: { type: 'string' }, id: { type: 'string' } } };
+  const iff = { properties: { kind: { const: 'order' } }, required: ['kind'] };
+  test('added with `then`: one finding, on `then`', () => {
+    expect(found(base, { ...base, if: iff, then: { required: ['id'] } })).toEqual([['compat/constraint-added', '']]);
+    expect(diff(base, { ...base, if: iff, then: { required: ['id'] } })[0]!.schemaPath).toBe('/then');
+  });
+  test('alone: no finding; changed while `then` stays: a finding on `if`', () => {
+    expect(found(base, { ...base, if: iff })).toEqual([]);
+    const before = { ...base, if: iff, then: { required: ['id'] } };
+    const after = { ...base, if: { properties: { kind: { const: 'refund' } }, required: ['kind'] }, then: { required: ['id'] } };
+    expect(diff(before, after).map((d) => [d.ruleId, d.schemaPath])).toEqual([['compat/constraint-changed', '/if']]);
+  });
+});

@@ -512,11 +512,14 @@ export class SchemaWalker {
       if (values === undefined) this.#properties(objs, n, at, out);
     }
 
+    const changed = (keyword: string): boolean => n[keyword] !== undefined && !objs.some((o) => o[keyword] !== undefined && deepEqual(o[keyword], n[keyword]));
     for (const keyword of genericKeywords) {
       if (n[keyword] === undefined) continue;
       const old = objs.filter((o) => o[keyword] !== undefined).map((o) => o[keyword]);
       if (old.some((o) => deepEqual(o, n[keyword]))) continue;
       if (values !== undefined) continue; // a finite old domain: too little to judge; the values are checked elsewhere
+      // `if` rejects nothing itself: it picks `then` or `else`. Without them it is inert; with a changed one, that one is the finding.
+      if (keyword === 'if' && ((n.then === undefined && n.else === undefined) || changed('then') || changed('else'))) continue;
       push(old.length > 0 ? 'constraint-changed' : 'constraint-added', keyword, { ...(old.length > 0 ? { expected: old[0] } : {}), actual: n[keyword] });
     }
   }
