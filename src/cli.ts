@@ -127,12 +127,20 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('list the tool-call examples in any text, with their positions')
     .argument('[file]', 'a file, or - for standard input', '-')
     .option('--tools <file>', 'JSON tools file the text is sent with: types tag values, and names the tools of tag-per-tool prompts')
+    .option('--config <file>', "a project's config: its house notations are read too, and its tools unless --tools is given")
     .addOption(new Option('--format <format>', 'output format').choices(['pretty', 'json']).default('pretty'))
-    .action(async (file: string, opts: { format: 'pretty' | 'json'; tools?: string }) => {
+    .action(async (file: string, opts: { format: 'pretty' | 'json'; tools?: string; config?: string }) => {
       const { extractToolCalls } = await import('./extract/index.js');
       const input = await readInput(file);
-      const tools = opts.tools === undefined ? undefined : (await import('./project.js')).readToolsFile(opts.tools);
-      const result = extractToolCalls(input.text, tools ? { tools } : {});
+      let tools = opts.tools === undefined ? undefined : (await import('./project.js')).readToolsFile(opts.tools);
+      let notations: import('./extract/notation.js').NotationDefinition[] | undefined;
+      if (opts.config !== undefined) {
+        const { loadProject } = await import('./project.js');
+        const project = await loadProject({ config: opts.config, lazyModule: true });
+        notations = project.config.notations;
+        tools ??= project.tools;
+      }
+      const result = extractToolCalls(input.text, { ...(tools ? { tools } : {}), ...(notations ? { notations } : {}) });
       const diagnostics = result.diagnostics.map((d) => ({ ...d, file: input.name }));
       if (opts.format === 'json') {
         const examples = result.examples.map((e) => ({ name: e.name, arguments: e.arguments, notation: e.notation, line: e.line, column: e.column, offset: e.range.start }));

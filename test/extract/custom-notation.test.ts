@@ -86,4 +86,10 @@ test('`notations` in the config: a stale example in a house notation fails check
     expect(result.code).toBe(1);
     const hit = report(result).diagnostics.find((d) => d.ruleId === 'example/invalid-arguments' && d.file === file);
     expect(hit).toMatchObject({ file, line: lineOf(demo.read(file), 'CALL escalate_to_human'), tool: 'escalate_to_human' });
+    // `extract --config` reads any text with the config's notations and tools; without it, the house notation is unknown.
+    demo.write('reply.txt', 'Then:\nCALL lookup_order WITH {"order_id": "A-2051"}\n');
+    const withConfig = cli(['extract', 'reply.txt', '--config', 'prompt-contract.config.ts', '--format', 'json'], { cwd: demo.dir });
+    expect(withConfig.code).toBe(0);
+    expect((JSON.parse(withConfig.stdout) as { examples: unknown[] }).examples).toEqual([{ name: 'lookup_order', arguments: { order_id: 'A-2051' }, notation: 'house-call', line: 2, column: 1, offset: 6 }]);
+    expect((JSON.parse(cli(['extract', 'reply.txt', '--format', 'json'], { cwd: demo.dir }).stdout) as { examples: unknown[] }).examples).toEqual([]);
   }));
