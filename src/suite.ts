@@ -178,7 +178,13 @@ async function placed<T>(cwd: string, fn: () => T | Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     const frame = codeFrameFor(error, { cwd });
-    throw new InputError(error.code, frame === undefined ? error.format() : `${error.format()}\n\n${frame}`, {}, { cause: error });
+    const message = frame === undefined ? error.format() : `${error.format()}\n\n${frame}`;
+    // The message says everything a user needs: no stack of this package's code, and no chain of causes under it (PROMPT_CONTRACT_DEBUG=1 keeps both).
+    const debug = process.env.PROMPT_CONTRACT_DEBUG;
+    if (debug !== undefined && debug !== '' && debug !== '0' && debug !== 'false') throw new InputError(error.code, message, {}, { cause: error });
+    const plain = new InputError(error.code, message);
+    plain.stack = `${plain.name}: ${message}`;
+    throw plain;
   }
 }
 
