@@ -4,6 +4,7 @@ import type { Diagnostic } from './report/diagnostic.js';
 import { loadPromptModule, type PromptModule } from './render/module.js';
 import { applyDescriptions } from './tools/descriptions.js';
 import { normalizeTools, ToolShapeError } from './tools/normalize.js';
+import { jsonPositions } from './tools/json-positions.js';
 import { placeJsonTools, placeModuleTools } from './tools/places.js';
 import type { HandlerRef, ToolSpec } from './tools/types.js';
 import { InputError } from './util/errors.js';
@@ -55,7 +56,12 @@ export function readToolsFile(file: string, shown = file): ToolSpec[] {
   try {
     tools = normalizeTools(json, shown);
   } catch (error) {
-    if (error instanceof ToolShapeError) throw new InputError('config/tool-shape', error.message, { file: shown });
+    if (error instanceof ToolShapeError) {
+      // At the definition it is about: the line of its entry in the file.
+      const node = error.pointer === undefined ? undefined : jsonPositions(text).get(error.pointer);
+      const place = node === undefined ? {} : new LineIndex(text).at(node.start);
+      throw new InputError('config/tool-shape', error.message, { file: shown, ...place });
+    }
     throw error;
   }
   placeJsonTools(tools, text);

@@ -8,6 +8,18 @@ import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
 /** A tool definition that could not be understood; the message names what was expected. */
 export class ToolShapeError extends Error {
   override name = 'ToolShapeError';
+  /** JSON Pointer of the definition it is about, in the document `normalizeTools` read, when known. */
+  pointer?: string;
+}
+
+/** `fn`, with the pointer of the definition it reads put on a ToolShapeError it throws (the innermost one wins). */
+function at<T>(pointer: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof ToolShapeError && error.pointer === undefined) error.pointer = pointer;
+    throw error;
+  }
 }
 
 /** A zod schema (v4 carries `_zod`; v3 carries `_def`). */
@@ -264,7 +276,7 @@ function normalizeAt(input: unknown, file: string | undefined, base: string, wit
         ? normalizeAt(item, file, `${base}/${i}`)
         : isBuiltInTool(item)
           ? providedTool(item, undefined, (tool) => withOrigin(tool, i, `${base}/${i}`))
-          : [withOrigin(normalizeTool(item, `${where}[${i}]`, undefined, within), i, `${base}/${i}`)],
+          : [withOrigin(at(`${base}/${i}`, () => normalizeTool(item, `${where}[${i}]`, undefined, within)), i, `${base}/${i}`)],
     );
   }
   if (isRecord(input)) {
@@ -272,9 +284,9 @@ function normalizeAt(input: unknown, file: string | undefined, base: string, wit
     const declarations = declarationsKey(input);
     if (declarations !== undefined) return normalizeAt(input[declarations], file, `${base}/${declarations}`, 'gemini');
     const looksLikeOne = ['name', ...schemaKeys].some((k) => k in input);
-    if (looksLikeOne) return [withOrigin(normalizeTool(input, where, undefined, within), 0, base)];
+    if (looksLikeOne) return [withOrigin(at(base, () => normalizeTool(input, where, undefined, within)), 0, base)];
     return Object.entries(input).flatMap(([name, tool], i) =>
-      isBuiltInTool(tool) ? providedTool(tool, name, (t) => withOrigin(t, i, `${base}/${escapeSegment(name)}`, true)) : [withOrigin(normalizeTool(tool, `${where}.${name}`, name), i, `${base}/${escapeSegment(name)}`, true)],
+      isBuiltInTool(tool) ? providedTool(tool, name, (t) => withOrigin(t, i, `${base}/${escapeSegment(name)}`, true)) : [withOrigin(at(`${base}/${escapeSegment(name)}`, () => normalizeTool(tool, `${where}.${name}`, name)), i, `${base}/${escapeSegment(name)}`, true)],
     );
   }
   throw new ToolShapeError(`${where}: expected a tool, an array of tools or an object with a \`tools\` array`);

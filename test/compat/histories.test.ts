@@ -78,3 +78,16 @@ describe('`if`, which rejects nothing itself', () => {
     expect(diff(before, after).map((d) => [d.ruleId, d.schemaPath])).toEqual([['compat/constraint-changed', '/if']]);
   });
 });
+
+test('a tools file with a definition that cannot be read is refused at that definition, line and column', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-shape-'));
+  try {
+    const file = join(dir, 'tools.json');
+    writeFileSync(file, '[\n  {"name": "a", "input_schema": {"type": "object"}},\n  {"name": "b", "inputSchema": null}\n]\n');
+    expect(() => readToolsFile(file, 'tools.json')).toThrow(expect.objectContaining({ code: 'config/tool-shape', file: 'tools.json', line: 3, column: 3, message: 'tools.json[1].inputSchema: expected a JSON Schema object, got null' }));
+    writeFileSync(file, '{"tools": {"lookup": {"description": "no schema, no parameters key"}, "ok": {"inputSchema": {"type": "object"}}}}');
+    expect(() => readToolsFile(file, 'tools.json')).toThrow(expect.objectContaining({ code: 'config/tool-shape', line: 1 }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
