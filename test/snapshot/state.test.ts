@@ -99,6 +99,23 @@ describe('reconcile follows Jest update modes', () => {
   });
 });
 
+describe('snapshot/outdated is placed at the first changed line of the committed snapshot', () => {
+  test('past the context lines of the first hunk, for a change in the middle, at the start and at the end', async () => {
+    const { snapshotFindings } = await import('../../src/checks/findings.js');
+    const dir = fresh();
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    const file = join(dir, 'p', 'c.txt');
+    mkdirSync(join(dir, 'p'));
+    // The header is line 1: snapshot line N + 1 holds `line N`.
+    for (const [changed, expected] of [[16, 17], [1, 2], [30, 31]] as const) {
+      writeFileSync(file, `${HEADER}${lines.join('\n')}\n`);
+      const now = lines.map((l, i) => (i + 1 === changed ? `${l} (reworded)` : l));
+      const [finding] = snapshotFindings(reconcile(file, `${HEADER}${now.join('\n')}\n`, 'none', dir), { prompt: 'p', case: 'c' });
+      expect([changed, finding!.ruleId, finding!.line]).toEqual([changed, 'snapshot/outdated', expected]);
+    }
+  });
+});
+
 describe('toMatchPromptSnapshot', () => {
   const utils = { RECEIVED_COLOR: (s: string) => s, EXPECTED_COLOR: (s: string) => s };
   const state = (mode: UpdateMode) => ({ _updateSnapshot: mode, added: 0, updated: 0, matched: 0, unmatched: 0 });
