@@ -148,6 +148,13 @@ function objectVariants(schema: JsonSchemaObject, root: JsonSchemaObject, path: 
   return out;
 }
 
+/** A keyword of a variant: its branch's own, else the one beside the union. */
+function keywordOf(variant: Variant, keyword: string): unknown {
+  if (variant.base === undefined) return variant.schema[keyword];
+  const branch = (variant.schema.allOf as JsonSchemaObject[])[1]!;
+  return branch[keyword] ?? variant.base[keyword];
+}
+
 /** Where a property of a variant is defined: beside the union when the shared keywords list it, else in the branch. */
 function propertyPath(variant: Variant, key: string): string {
   const inBase = variant.base !== undefined && isRecord(variant.base.properties) && Object.hasOwn(variant.base.properties, key);
@@ -297,7 +304,7 @@ class Comparison {
     const handlerVariants = objectVariants(h, this.handlerRoot, '');
     if (schemaVariants.length === 0 || handlerVariants.length === 0) return;
     if (handlerVariants.length === 1) {
-      this.#fields(schemaVariants, handlerVariants[0]!.schema, h, place);
+      this.#fields(schemaVariants, handlerVariants[0]!, place);
       return;
     }
     // A union handler type accepts a call when one of its members does.
@@ -332,7 +339,7 @@ class Comparison {
       }
       const outcomes = passing.map((hv) => {
         const kept = this.out.length;
-        this.#fields([sv], hv.schema, hv.schema, where, false);
+        this.#fields([sv], hv, where, false);
         return this.out.splice(kept);
       });
       if (outcomes.some((found) => !found.some((d) => d.severity === 'error'))) continue;
@@ -356,7 +363,8 @@ class Comparison {
    * equality would also fail the harmless opposite case), and each field the model may send
    * must be one the handler takes.
    */
-  #fields(variants: Variant[], h: JsonSchemaObject, handlerNode: JsonSchemaObject, place: Place, ignored = true): void {
+  #fields(variants: Variant[], handlerVariant: Variant, place: Place, ignored = true): void {
+    const h = handlerVariant.schema;
     const handler = shapeOf(h, this.handlerRoot);
     const shapes = variants.map((v) => shapeOf(v.schema, this.schemaRoot));
     // What every variant requires is what the model always sends.
@@ -389,8 +397,10 @@ class Comparison {
       });
     }
 
-    const additional = handlerNode.additionalProperties ?? h.additionalProperties;
-    const patterns = isRecord(h.patternProperties) ? Object.entries(h.patternProperties) : [];
+    // A member of a union (`Record<string, number> | null`) keeps its index signature in its own keywords.
+    const additional = keywordOf(handlerVariant, 'additionalProperties');
+    const handlerPatterns = keywordOf(handlerVariant, 'patternProperties');
+    const patterns = isRecord(handlerPatterns) ? Object.entries(handlerPatterns) : [];
     // A handler schema that lists no properties and does not close itself says nothing about which fields it reads.
     const closed = handler.declared || additional === false;
     for (const [key, places] of properties) {
@@ -424,7 +434,7 @@ class Comparison {
 
     // Fields the schema leaves open (`additionalProperties: {...}`, a map) must be values the handler's index signature takes.
     for (const variant of variants) {
-      const open = variant.base === undefined ? variant.schema.additionalProperties : (variant.schema.allOf as JsonSchemaObject[])[1]!.additionalProperties ?? variant.base.additionalProperties;
+      const open = keywordOf(variant, 'additionalProperties');
       if (isRecord(open) && isRecord(additional)) {
         const path = variant.base === undefined ? `${place.schemaPath}/additionalProperties` : `${variant.path}/additionalProperties`;
         this.compare(open, additional, { segments: [...place.segments, '<key>'], schemaPath: path });

@@ -375,9 +375,10 @@ function continueToolFence(ex: Extraction, src: Source, block: BlockPlace): void
     const line = lines[i]!;
     if (line.trim() === '') continue;
     const arg = /^BEGIN_ARG:[ \t]*(\S+)[ \t]*$/.exec(line);
-    if (!arg) return fail(i, `Unexpected \`${line.trim().slice(0, 40)}\` in the \`tool\` fence of \`${name}\`, expected \`BEGIN_ARG: name\` or the end of the fence`);
-    const end = lines.findIndex((l, k) => k > i && l.trim() === 'END_ARG');
-    if (end === -1) return fail(i, `Unexpected end of the \`tool\` fence in argument \`${arg[1]}\` of \`${name}\`, expected \`END_ARG\` after its value`);
+    if (!arg) return fail(i, `Unexpected \`${line.trim().slice(0, 40)}\` in the call of \`${name}\`, expected \`BEGIN_ARG: name\` or the end of the fence`);
+    let end = i + 1;
+    while (end < lines.length && lines[end]!.trim() !== 'END_ARG') end++;
+    if (end === lines.length) return fail(i, `Unexpected end of argument \`${arg[1]}\` of \`${name}\`, expected \`END_ARG\` after its value`);
     const raw = lines.slice(i + 1, end).join('\n').replace(/^\n+|\n+$/g, '');
     Object.defineProperty(args, arg[1]!, { value: coerceParameter(raw, Object.hasOwn(props, arg[1]!) ? props[arg[1]!] : undefined), enumerable: true, writable: true, configurable: true });
     i = end;

@@ -129,6 +129,15 @@ describe('call shapes of agent frameworks and protocols', () => {
     ]);
     expect(found.diagnostics.map((d) => [d.ruleId, d.line, d.tool])).toEqual([['example/unparseable', 24, 'ls']]);
     expect(found.diagnostics[0]!.message).toContain('expected `END_ARG` after its value');
+    expect(found.diagnostics[0]!.message).not.toMatch(/`tool` fence.*`tool` fence/);
+  });
+
+  test("a Continue `tool` fence of 20,000 arguments with the last one unclosed: one finding, for that one", () => {
+    const args = Array.from({ length: 20_000 }, (_, i) => `BEGIN_ARG: a${i}\nv${i}\nEND_ARG`).join('\n');
+    const text = `\`\`\`tool\nTOOL_NAME: x\n${args}\nBEGIN_ARG: last\nv\n\`\`\`\n`;
+    const found = extractToolCalls(text);
+    expect(found.examples).toEqual([]);
+    expect(found.diagnostics.map((d) => [d.ruleId, d.message.includes('argument `last`')])).toEqual([['example/unparseable', true]]);
   });
 
   test("a code agent's call of a known tool whose value is assigned (smolagents' CodeAgent) is a call; of an unknown name, or with a variable for an argument, it is code", () => {

@@ -336,6 +336,14 @@ describe('unions and maps', () => {
     expect(found[0]!.schemaPath).toBe('/properties/env/additionalProperties');
   });
 
+  test('a map that may be null (`Record<string, number> | null`) still types its values', () => {
+    const map = (values: JsonSchemaObject) => object({ env: { type: ['object', 'null'], additionalProperties: values } }, ['env']);
+    expect(checkHandler(tool(map({ type: 'number' })), typed('MaybeEnv'))).toEqual([]);
+    expect(ids(checkHandler(tool(map({ type: 'string' })), typed('MaybeEnv')))).toEqual(['handler/type-mismatch /env/<key>']);
+    // A named field that flows into it is typed by it, not called ignored.
+    expect(ids(checkHandler(tool(object({ env: { type: 'object', properties: { PORT: { type: 'string' } } } }, ['env'])), typed('MaybeEnv')))).toEqual(['handler/type-mismatch /env/PORT']);
+  });
+
   test('an index signature that may be `undefined` still types the named fields that flow into it', () => {
     expect(ids(checkHandler(tool(object({ name: { type: 'string' }, extra: { type: 'number' } })), typed('Loose')))).toEqual(['handler/type-mismatch /extra']);
     expect(checkHandler(tool(object({ name: { type: 'string' }, extra: { type: 'string' } })), typed('Loose'))).toEqual([]);
