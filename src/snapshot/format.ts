@@ -147,7 +147,13 @@ export function formatMessages(messages: readonly Message[], shape: Shape): stri
 
 function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {
   // A provider-defined tool as it is sent: read back, it is one again.
-  return tools.map((t) => t.provided?.definition ?? (t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
+  return tools.map((t) => (t.provided ? providedAsSent(t) : t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
+}
+
+/** A provider-defined tool's definition, with its name in it (an AI SDK tool is named by its key, not inside): read back, it is the same tool. */
+function providedAsSent(t: ToolSpec): Record<string, unknown> {
+  const definition = t.provided!.definition;
+  return typeof definition.name === 'string' ? definition : { name: t.name, ...definition };
 }
 
 /**
@@ -160,8 +166,8 @@ export function formatTools(tools: readonly ToolSpec[], shape: 'anthropic' | 'op
   const described = (t: ToolSpec) => (t.description === undefined ? { name: t.name } : { name: t.name, description: t.description });
   let body: unknown;
   // A provider-defined tool goes as it is written, whatever the shape: it is that provider's to read.
-  if (shape === 'openai') body = tools.map((t) => t.provided?.definition ?? { type: 'function', function: { ...described(t), parameters: t.inputSchema, ...(t.strict === undefined ? {} : { strict: t.strict }) } });
-  else if (shape === 'gemini') body = [...tools.flatMap((t) => (t.provided ? [t.provided.definition] : [])), { functionDeclarations: tools.filter((t) => !t.provided).map((t) => ({ ...described(t), parametersJsonSchema: t.inputSchema })) }];
+  if (shape === 'openai') body = tools.map((t) => (t.provided ? providedAsSent(t) : { type: 'function', function: { ...described(t), parameters: t.inputSchema, ...(t.strict === undefined ? {} : { strict: t.strict }) } }));
+  else if (shape === 'gemini') body = [...tools.flatMap((t) => (t.provided ? [providedAsSent(t)] : [])), { functionDeclarations: tools.filter((t) => !t.provided).map((t) => ({ ...described(t), parametersJsonSchema: t.inputSchema })) }];
   else body = baselineBody(tools);
   return `${JSON.stringify({ tools: body }, null, 2)}\n`;
 }

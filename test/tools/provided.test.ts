@@ -51,6 +51,13 @@ describe('as sent', () => {
     expect(again.map((t) => [t.name, t.provided?.type])).toEqual([['bash', 'bash_20250124'], ['str_replace_based_edit_tool', 'text_editor_20250728'], ['get_weather', undefined]]);
   });
 
+  test('an AI SDK provider tool, named by its key, keeps its name in the baseline: removing it later is still a break', () => {
+    const sdk = normalizeTools({ str_replace_based_edit_tool: { type: 'provider-defined', id: 'anthropic.text_editor_20250728', args: {} }, get_weather: weather });
+    const baseline = normalizeTools(JSON.parse(formatToolsBaseline(sdk)) as unknown);
+    expect(baseline.map((t) => [t.name, t.provided?.type])).toEqual([['str_replace_based_edit_tool', 'anthropic.text_editor_20250728'], ['get_weather', undefined]]);
+    expect(diffTools(baseline, normalizeTools([weather])).map((d) => [d.ruleId, d.tool])).toEqual([['compat/tool-removed', 'str_replace_based_edit_tool']]);
+  });
+
   test('render --tools prints a provided tool as it is written, in every shape', () => {
     const definition = { type: 'bash_20250124', name: 'bash' };
     for (const shape of ['anthropic', 'openai', 'gemini'] as const) {

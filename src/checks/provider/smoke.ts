@@ -74,7 +74,8 @@ function withDescription(tool: ToolSpec): { description?: string } {
 function toolsIn(provider: SmokeProvider, tools: readonly ToolSpec[]): unknown {
   switch (provider) {
     case 'anthropic':
-      return tools.map((t) => t.provided?.definition ?? ({
+      // Anthropic's own tools go as written; another provider's cannot be sent here.
+      return tools.filter((t) => !t.provided || t.origin.shape === 'anthropic').map((t) => t.provided?.definition ?? ({
         name: t.name,
         ...withDescription(t),
         input_schema: t.inputSchema,
