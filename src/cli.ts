@@ -364,10 +364,18 @@ function endQuietlyOnClosedPipe(): void {
     // The rest of the output goes nowhere; the exit code is still the run's (1 for findings), which a `set -o pipefail` CI step reads.
     if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
     process.stderr.write(`prompt-contract: could not write the output: ${error.message}\n`);
-    process.exit(EXIT_CANNOT_RUN);
+    exitNow(EXIT_CANNOT_RUN);
   });
   // Nowhere left to say anything: end as if the message had been read.
-  process.stderr.on('error', () => process.exit(EXIT_CANNOT_RUN));
+  process.stderr.on('error', () => exitNow(EXIT_CANNOT_RUN));
+}
+
+/** Set when this package ends the process itself, before the run is done (an output it cannot write). */
+let ownExit = false;
+
+function exitNow(code: number): never {
+  ownExit = true;
+  process.exit(code);
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === (await import('node:url')).pathToFileURL((await import('node:fs')).realpathSync(process.argv[1])).href;
@@ -376,17 +384,24 @@ if (invokedDirectly) {
   let finished = false;
   // The run ended before `main` did: code of the config's (or a module it imports) ended it. That
   // is no pass: a `process.exit(0)` there, or a top-level `await` that never settles (Node's 13).
+  // Whatever code it ended with: 0 would pass a broken project, 1 would read as findings.
+  let runCode = 0;
   process.on('exit', (code) => {
-    if (finished) return;
+    if (ownExit) return;
+    // After the run, its code stands: a timer or `beforeExit` hook of the config's cannot turn findings into a pass.
+    if (finished) {
+      process.exitCode = runCode;
+      return;
+    }
     const unsettled = process.exitCode === 13;
-    if (!unsettled && code !== 0) return;
     process.stderr.write(
       unsettled
         ? 'prompt-contract: could not run: the run was left waiting on a promise that never settles, most likely a top-level `await` in the config or a module it imports; expected the config to finish loading\n'
-        : 'prompt-contract: could not run: the process was ended (`process.exit`) before the run finished, most likely by the config or a module it imports; expected the config to only export its settings\n',
+        : `prompt-contract: could not run: the process was ended (\`process.exit(${code})\`) before the run finished, most likely by the config or a module it imports; expected the config to only export its settings\n`,
     );
     process.exitCode = EXIT_CANNOT_RUN;
   });
-  process.exitCode = await main(process.argv.slice(2));
+  runCode = await main(process.argv.slice(2));
+  process.exitCode = runCode;
   finished = true;
 }

@@ -13,14 +13,14 @@ test('a top-level await that never settles exits 2 saying so, not 13 in silence'
     expect(r.stderr).toMatch(/could not run: the run was left waiting on a promise that never settles, most likely a top-level `await` in the config/);
   }));
 
-test('process.exit(0) in the config is no pass: exit 2, saying the run did not finish', () =>
+test.each([0, 1])('process.exit(%i) in the config is neither a pass nor findings: exit 2, saying the run did not finish', (exitCode) =>
   withDemo((demo) => {
     // A broken case the run would have reported: the early exit used to hide it with exit 0.
     demo.edit('prompts/cases/order_triage.yaml', 'order_id: A-2051', 'order_number: A-2051');
-    demo.write(config, `${demo.read(config)}\nprocess.exit(0);\n`);
+    demo.write(config, `${demo.read(config)}\nprocess.exit(${exitCode});\n`);
     const r = cli(['check', '--no-cache'], { cwd: demo.dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/could not run: the process was ended \(`process\.exit`\) before the run finished/);
+    expect(r.stderr).toContain(`could not run: the process was ended (\`process.exit(${exitCode})\`) before the run finished`);
   }));
 
 test('a default export that is a promise is awaited; one that rejects is a load error naming the config', () =>
@@ -34,4 +34,13 @@ test('a default export that is a promise is awaited; one that rejects is a load 
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/prompt-contract\.config\.ts: Cannot load the config: its default export is a promise that rejected: no tools today \(config\/load-failed\)/);
     expect(r.stderr).not.toMatch(/UnhandledPromiseRejection|\n\s+at /);
+  }));
+
+test("a config's hook that exits after the run cannot change its exit code: findings stay exit 1", () =>
+  withDemo((demo) => {
+    demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
+    demo.write(config, `${demo.read(config)}\nprocess.on('beforeExit', () => process.exit(0));\nsetTimeout(() => process.exit(0), 5000).unref();\n`);
+    const r = cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/example\/invalid-arguments/);
   }));
