@@ -41,7 +41,17 @@ export function placeJsonTools(tools: readonly ToolSpec[], text: string): void {
     }
   }
   if (bySchema.size === 0) return;
+  // Positions come in document order, so a schema's nodes follow its root: most nodes are placed
+  // by one prefix test against the schema last entered, not a search over their ancestors.
+  let current: { prefix: string; tool: ToolSpec } | undefined;
   for (const [pointer, node] of positions) {
+    const root = bySchema.get(pointer);
+    if (root !== undefined) current = { prefix: pointer, tool: root };
+    if (current !== undefined && pointer.startsWith(current.prefix) && (pointer.length === current.prefix.length || pointer.charCodeAt(current.prefix.length) === 47)) {
+      const { line, column } = lines.at(node.keyStart ?? node.start);
+      current.tool.origin.schemaPlaces!.set(pointer.slice(current.prefix.length), [line, column]);
+      continue;
+    }
     // The schema a node belongs to: the longest schema pointer that is a prefix of its pointer.
     for (let end = pointer.length; end >= 0; end = pointer.lastIndexOf('/', end - 1)) {
       const tool = bySchema.get(pointer.slice(0, end));
