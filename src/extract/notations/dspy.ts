@@ -45,6 +45,21 @@ function fieldEnd(text: string, from: number): number {
   return header === -1 ? text.length : header;
 }
 
+/**
+ * Where the arguments field ends: past its JSON value and the rest of that line, when it reads
+ * (prose may follow a demo's last field); otherwise at the next header, or a blank line before it.
+ */
+function valueEnd(text: string, from: number, field: number): number {
+  let at = from;
+  while (at < field && /\s/.test(text[at]!)) at++;
+  if (text[at] === '{' || text[at] === '[') {
+    const read = readJson(text, at);
+    if (read.ok) return Math.min(field, lineEndOf(text, read.end));
+  }
+  const blank = text.indexOf('\n\n', at);
+  return blank !== -1 && blank < field ? blank : field;
+}
+
 /** A value with a `# note: ...` after it, as the format description writes one. */
 function withoutNote(value: string): string {
   const note = value.search(/#[ \t]*note:/);
@@ -62,11 +77,12 @@ export const dspyNotation = defineNotation<DspyMatch>({
       const nameEnd = fieldEnd(text, nameStart);
       const argsHeader = `${HEADER}${m[1] ?? ''}tool_args${m[2] ?? ''} ## ]]`;
       const headerAt = text[nameEnd] === '\n' ? nameEnd + 1 : nameEnd;
-      if (!text.startsWith(argsHeader, headerAt)) continue;
+      if (!text.startsWith(argsHeader, headerAt) || text.slice(headerAt + argsHeader.length, lineEndOf(text, headerAt)).trim() !== '') continue;
       const argsStart = lineEndOf(text, headerAt) + 1;
-      const argsEnd = fieldEnd(text, argsStart);
       const name = withoutNote(text.slice(nameStart, nameEnd));
-      if (name === '' || name.includes('\n')) continue;
+      // A tool's name, or a placeholder for one (`{next_tool_name}`): a sentence in the field is no call.
+      if (!/^(?:[A-Za-z_][\w.-]*|\{[A-Za-z_]\w*\})$/.test(name)) continue;
+      const argsEnd = valueEnd(text, argsStart, fieldEnd(text, argsStart));
       yield { start: m.index, end: argsEnd, name, argsStart, argsEnd };
       nameHeader.lastIndex = argsEnd;
     }

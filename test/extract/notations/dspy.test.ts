@@ -72,6 +72,18 @@ describe('dspy-react', () => {
     expect(failures[0]!.error).toContain('`tool_args` field of `search_wikipedia`');
   });
 
+  test('prose or a heading after a demo\'s last field: the call stands, and the prose is prose', () => {
+    for (const after of ['That is one step. Now answer.', '## Next section', '> quoted [[ ## next_tool_name ## ]]']) {
+      const text = `[[ ## next_tool_name ## ]]\nsearch_wikipedia\n\n[[ ## next_tool_args ## ]]\n{"query": "one"}\n\n${after}\n`;
+      expect([after, extractToolCalls(text, { tools })]).toEqual([after, { examples: [expect.objectContaining({ name: 'search_wikipedia', arguments: { query: 'one' } })], diagnostics: [] }]);
+    }
+  });
+
+  test('a sentence in the name field, or text after the arguments header, is no call', () => {
+    expect(run(dspyNotation, '[[ ## next_tool_name ## ]]\nI will search now\n\n[[ ## next_tool_args ## ]]\n{"query": "x"}\n', tools)).toEqual({ calls: [], failures: [] });
+    expect(run(dspyNotation, '[[ ## next_tool_name ## ]]\nsearch_wikipedia\n\n[[ ## next_tool_args ## ]]garbage\n{"query": "x"}\n', tools)).toEqual({ calls: [], failures: [] });
+  });
+
   test('read by the extractor with the other notations, at the name header', () => {
     expect(extractToolCalls(demo, { tools }).examples.map((e) => [e.name, e.notation, e.line])).toEqual([
       ['search_wikipedia', 'dspy-react', 5],
