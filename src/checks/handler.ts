@@ -10,6 +10,7 @@ import { compilePattern } from '../util/regex.js';
 import { readRegularFileSync } from '../util/files.js';
 import { MAX_PATTERN_SHOWN, showPattern } from '../schema/formats.js';
 import { handlerRules as rules } from './handler-rules.js';
+import { InputError } from '../util/errors.js';
 
 // Everything below runs in one direction: every value the schema lets the model send
 // must be one the handler accepts. The schema may promise less than the handler could
@@ -181,11 +182,15 @@ interface Place {
   schemaPath: string;
 }
 
+/** Node pairs one tool's comparison may visit: a second or so; real schemas take a few hundred. */
+const MAX_COMPARISONS = 100_000;
+
 const label = (segments: readonly string[]): string => segments.join('.').replace(/\.\*/g, '[]') || 'the arguments';
 
 class Comparison {
   readonly out: Diagnostic[] = [];
   readonly #open = new Map<object, Set<object>>();
+  #comparisons = 0;
   /** The line that declares the handler type, once looked for (null: not in that file, a re-export say). */
   #typeLine: number | null | undefined;
 
@@ -206,6 +211,10 @@ class Comparison {
   }
 
   compare(schemaNode: unknown, handlerNode: unknown, place: Place): void {
+    // Unions nested in unions on both sides multiply the pairs to compare at every level.
+    if (++this.#comparisons > MAX_COMPARISONS) {
+      throw new InputError('config/tool-shape', `Cannot compare tool \`${this.tool.name}\` with its handler type: their unions (\`anyOf\`/\`oneOf\`) nest too deeply to compare (over ${MAX_COMPARISONS.toLocaleString('en-US')} comparisons); expected fewer levels of unions within unions`, { file: this.tool.origin.file });
+    }
     const s = deref(schemaNode, this.schemaRoot);
     const h = deref(handlerNode, this.handlerRoot);
     if (!isRecord(s) || !isRecord(h)) return;

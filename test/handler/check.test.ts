@@ -350,3 +350,19 @@ describe('unions and maps', () => {
   });
 });
 
+
+describe('unions nested in unions on both sides', () => {
+  const nest = (depth: number): JsonSchemaObject =>
+    depth === 0 ? { type: 'string' } : { anyOf: [0, 1].map((i) => ({ type: 'object', properties: { a: nest(depth - 1), [`p${i}`]: { type: 'string' } }, required: ['a'] })) };
+
+  test('a few levels compare as usual; too many stop the run with a could-not-run error naming the tool, not minutes of work', () => {
+    expect(checkHandler(tool(nest(4)), nest(4))).toEqual([]);
+    let error: unknown;
+    try {
+      checkHandler(tool(nest(14)), nest(14));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'config/tool-shape', message: expect.stringContaining('Cannot compare tool `create_refund` with its handler type: their unions (`anyOf`/`oneOf`) nest too deeply to compare') });
+  });
+});
