@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readRegularFileSync, replaceFile, withoutBom, writeFailure } from './util/files.js';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
@@ -66,10 +66,10 @@ interface PackageJson {
 /** A new file, written whole or not at all (a full disk leaves no half a file behind), refused by name when it cannot be. */
 function create(dir: string, file: string, text: string): void {
   const path = join(dir, file);
-  if (existsSync(path)) throw new InputError('config/unwritable', `Cannot create ${file}: it appeared while init ran; init never overwrites a file`, { file });
   try {
-    replaceFile(path, text);
+    replaceFile(path, text, { exclusive: true });
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'EEXIST') throw new InputError('config/unwritable', `Cannot create ${file}: it appeared while init ran; init never overwrites a file`, { file }, { cause: error });
     throw new InputError('config/unwritable', `Cannot create ${file} (${writeFailure(error)}); what init created before it stays, and a second init once it can be written adds the rest`, { file }, { cause: error });
   }
 }
@@ -317,7 +317,9 @@ export function initProject(dir: string): InitResult {
         // As the file was: its line ends and its byte order mark kept, so the diff shows only the script.
         const json = `${JSON.stringify(updated, null, indent)}\n`;
         const crlf = pkg.text.includes('\r\n');
-        replaceFile(join(dir, 'package.json'), `${pkg.text.startsWith('\uFEFF') ? '\uFEFF' : ''}${crlf ? json.replace(/\n/g, '\r\n') : json}`);
+        // Through a symbolic link to the file it names, with that file's permissions.
+        const target = realpathSync(join(dir, 'package.json'));
+        replaceFile(target, `${pkg.text.startsWith('\uFEFF') ? '\uFEFF' : ''}${crlf ? json.replace(/\n/g, '\r\n') : json}`, { mode: statSync(target).mode & 0o7777 });
       } catch (error) {
         throw new InputError('config/unwritable', `Cannot update package.json (${writeFailure(error)}); it is unchanged. Set \`scripts.test\` to \`${script}\` by hand, or run init again once it can be written`, { file: 'package.json' }, { cause: error });
       }

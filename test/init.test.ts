@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initProject, jestTestScript } from '../src/init.js';
 import { cli, repo } from './cli/helpers.js';
@@ -185,6 +185,20 @@ describe('prompt-contract init', () => {
       expect(after.replace(/\r\n/g, '')).not.toContain('\n');
       expect(JSON.parse(after.slice(1)).scripts.test).toBe(jestTestScript);
       expect(after.split('\r\n').length).toBe(text.split('\r\n').length);
+    } finally {
+      p.remove();
+    }
+  });
+
+  (process.platform === 'win32' ? test.skip : test)('a package.json that is a symbolic link is updated through it, keeping its permissions', () => {
+    const p = project({ 'shared/package.json': npmInitPackage });
+    try {
+      chmodSync(join(p.dir, 'shared', 'package.json'), 0o600);
+      symlinkSync(join('shared', 'package.json'), join(p.dir, 'package.json'));
+      initProject(p.dir);
+      expect(lstatSync(join(p.dir, 'package.json')).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(p.read('shared/package.json')).scripts.test).toBe(jestTestScript);
+      expect(statSync(join(p.dir, 'shared', 'package.json')).mode & 0o777).toBe(0o600);
     } finally {
       p.remove();
     }

@@ -7,7 +7,7 @@
  * for a writer, and the check is made on the open descriptor (no window between a `stat`
  * and the `open` for the path to change). `O_NONBLOCK` changes nothing for regular files.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { open, type FileHandle } from 'node:fs/promises';
 
@@ -97,14 +97,20 @@ function isUtf16(bytes: Buffer): boolean {
 /**
  * Replaces a file whole: the text goes to `<file>.<pid>.tmp` beside it, then a rename puts it
  * in place, so a full disk, a file size limit or a killed process leaves the old file as it was
- * (and no temporary one). Throws the write's error, for the caller to say what the file is.
+ * (and no temporary one). `mode`: the permissions to give it; `exclusive`: create it, failing
+ * (EEXIST) where anything is. Throws the write's error, for the caller to say what the file is.
  */
-export function replaceFile(file: string, text: string): void {
+export function replaceFile(file: string, text: string, options: { mode?: number; exclusive?: boolean } = {}): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    if (options.mode !== undefined) chmodSync(tmp, options.mode);
+    if (options.exclusive) {
+      // A new file, never one that appeared meanwhile: a link fails where anything exists (EEXIST), a rename would replace it.
+      linkSync(tmp, file);
+      rmSync(tmp, { force: true });
+    } else renameSync(tmp, file);
   } catch (error) {
     try {
       rmSync(tmp, { force: true });
