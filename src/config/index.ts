@@ -368,9 +368,10 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
   }
   let exported = unwrapDefault(mod);
   // `export default loadTools().then(...)`: a config may be computed; what it settles to is the config.
-  if (typeof (exported as { then?: unknown } | null)?.then === 'function') {
+  // A real promise only: a hand-made thenable that resolves to itself would be awaited forever.
+  if (exported instanceof Promise) {
     try {
-      exported = unwrapDefault(await (exported as PromiseLike<unknown>));
+      exported = unwrapDefault(await exported);
     } catch (error) {
       throw new InputError('config/load-failed', `Cannot load the config: its default export is a promise that rejected: ${error instanceof Error ? error.message : String(error)}`, { file }, { cause: error });
     }

@@ -88,6 +88,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Each prompt's case names as a case-insensitive file system sees them, to the name first written. */
+const foldedCaseNames = new WeakMap<object, Map<string, string>>();
+
 /** Windows' reserved device names, which no file may have there, with any extension. */
 const reservedNames = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;
 
@@ -344,10 +347,17 @@ function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<strin
     // The name becomes a snapshot file's name: refused here, at its line, before anything is rendered.
     const unfit = unfitFileName(caseName);
     if (unfit !== undefined) {
-      throw new InputError('config/invalid', `Unexpected case name ${JSON.stringify(caseName)} of prompt \`${promptName}\`: ${unfit}, and it names a snapshot file that every checkout must be able to hold; expected a short name of letters, digits, spaces, \`-\`, \`_\` or \`.\``, at);
+      throw new InputError('config/invalid', `Unexpected case name ${JSON.stringify(caseName)} of prompt \`${promptName}\`: ${unfit}, and it names a snapshot file that every checkout must be able to hold; expected a name of at most 200 bytes without control characters, \`/\`, \`\\\` or \`<>:"|?*\``, at);
     }
     if (!isRecord(spec)) throw new InputError('config/invalid', `Expected case \`${caseName}\` to be a mapping with \`input\``, at);
     if (prompt.cases.has(caseName)) throw new InputError('config/duplicate', `Duplicate case \`${caseName}\` for prompt \`${promptName}\``, at);
+    // Their snapshot files would be one file on macOS and Windows, whose file names ignore case.
+    let folded = foldedCaseNames.get(prompt);
+    if (!folded) foldedCaseNames.set(prompt, (folded = new Map()));
+    const fold = caseName.normalize('NFC').toLowerCase();
+    const twin = folded.get(fold);
+    folded.set(fold, caseName);
+    if (twin !== undefined) throw new InputError('config/duplicate', `Unexpected case \`${caseName}\` beside \`${twin}\` for prompt \`${promptName}\`: their snapshot files differ only in case, and are one file on macOS and Windows; expected names that differ in more than case`, at);
     const input = spec.input ?? {};
     if (!isRecord(input)) throw new InputError('config/invalid', 'Expected `input` to be a mapping of template variables', where(doc, ['cases', caseName, 'input']));
     const definition: CaseDefinition = { name: caseName, prompt: promptName, input, doc, file: doc.file, line: at.line ?? 1 };

@@ -89,19 +89,21 @@ function positions(text: string, events: Event[]): YamlNodePosition | undefined 
  */
 export const MAX_ALIAS_EXPANSION = 100_000;
 
+/** `.`, `+`, `-`, a digit or `<`: the only first characters of the values `checkPlainScalar` refuses; every other scalar is passed at a glance. */
+const mayNeedCheck = (first: number): boolean => first === 46 || first === 43 || first === 45 || first === 60 || (first >= 48 && first <= 57);
+
 /**
- * Plain values that would not reach a prompt or a tool call as written, refused at their place:
+ * Values that would not reach a prompt or a tool call as written, refused at their place:
  * `.nan` and `.inf` (JSON has neither: they would be sent as `null`), an integer past 2^53
  * (rounded: `9007199254740993` would be sent as `...992`), and a merge key `<<` (YAML 1.1's,
  * which this reading does not apply: the key would be sent as `<<`).
  */
-/** `.`, `+`, `-`, a digit or `<`: the only first characters of the values `checkPlainScalar` refuses; every other scalar is passed at a glance. */
-const mayNeedCheck = (first: number): boolean => first === 46 || first === 43 || first === 45 || first === 60 || (first >= 48 && first <= 57);
-
 function checkPlainScalar(value: string, key: boolean, fail: (message: string) => never): void {
   if (key && value === '<<') fail('Unexpected merge key `<<`, which is not applied here (YAML 1.2 has no merge keys): the data would hold a key named `<<`; expected the keys written out');
   if (/^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(value)) fail(`Unexpected \`${value}\`, a number JSON cannot hold (it would be sent as \`null\`); expected a finite number, or the text in quotes`);
-  if (/^[-+]?[0-9]{16,}$/.test(value) && !Number.isSafeInteger(Number(value))) fail(`Unexpected integer \`${value}\`, past what JSON numbers hold exactly (2^53; it would be sent as \`${Number(value)}\`); expected it in quotes, as text`);
+  // Decimal, hexadecimal and octal (`0x20000000000001`, `0o400000000000000001`) integers, as YAML 1.2's core schema reads them.
+  const integer = /^[-+]?[0-9]{16,}$/.test(value) ? Number(value) : /^0x[0-9a-fA-F]{14,}$/.test(value) ? Number(value) : /^0o[0-7]{18,}$/.test(value) ? parseInt(value.slice(2), 8) : undefined;
+  if (integer !== undefined && !Number.isSafeInteger(integer)) fail(`Unexpected integer \`${value}\`, past what JSON numbers hold exactly (2^53; it would be sent as \`${integer}\`); expected it in quotes, as text`);
 }
 
 /**
@@ -141,7 +143,10 @@ function checkAliases(text: string, events: readonly Event[], file: string): voi
         total++;
         const anchor = anchorOf(event.anchorStart, event.anchorEnd);
         if (anchor !== undefined) sizes.set(anchor, 1);
-        if (event.style === SCALAR_STYLE.PLAIN && event.tagStart < 0 && mayNeedCheck(text.charCodeAt(event.valueStart))) {
+        // Plain and untagged, or tagged as a number (`!!float .inf`, `!!int 9007199254740993`): read as YAML's numbers are.
+        const tag = event.tagStart < 0 ? '' : text.slice(event.tagStart, event.tagEnd);
+        const numeric = tag === '' ? event.style === SCALAR_STYLE.PLAIN : /^(?:!!|!<tag:yaml\.org,2002:)(?:float|int)>?$/.test(tag);
+        if (numeric && mayNeedCheck(text.charCodeAt(event.valueStart))) {
           checkPlainScalar(text.slice(event.valueStart, event.valueEnd), key, (message) => fail(event.valueStart, message, 'config/yaml-value'));
         }
         break;

@@ -32,7 +32,7 @@ describe('could-not-run template errors on the command line', () => {
       const line = lineOf(demo.read('prompts/cases/refund_agent.yaml'), '"../../evil":');
       const result = await cli(['check'], { cwd: demo.dir });
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`prompt-contract: prompts/cases/refund_agent.yaml:${line}:3: Unexpected case name "../../evil" of prompt \`refund_agent\`: it holds a path separator, and it names a snapshot file that every checkout must be able to hold; expected a short name of letters, digits, spaces, \`-\`, \`_\` or \`.\` (config/invalid)\n`);
+      expect(result.stderr).toBe(`prompt-contract: prompts/cases/refund_agent.yaml:${line}:3: Unexpected case name "../../evil" of prompt \`refund_agent\`: it holds a path separator, and it names a snapshot file that every checkout must be able to hold; expected a name of at most 200 bytes without control characters, \`/\`, \`\\\` or \`<>:"|?*\` (config/invalid)\n`);
     }));
 
   test('an unclosed {{#each}} is reported where it opens, also in the JSON report', () =>

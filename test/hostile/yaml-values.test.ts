@@ -19,9 +19,12 @@ describe('values JSON cannot carry', () => {
     ['-.Inf', /Unexpected `-\.Inf`/],
     ['.nan', /Unexpected `\.nan`/],
     ['9007199254740993', /Unexpected integer `9007199254740993`, past what JSON numbers hold exactly \(2\^53; it would be sent as `9007199254740992`\)/],
+    ['0x20000000000001', /Unexpected integer `0x20000000000001`, .* it would be sent as `9007199254740992`/],
+    ['!!float .inf', /Unexpected `\.inf`/],
+    ['!!int 9007199254740993', /Unexpected integer `9007199254740993`/],
   ])('`%s` is refused at its line and column', (value, message) => {
     const error = refused(`- name: get_weather\n  arguments:\n    temp: ${value}\n`);
-    expect(error).toMatchObject({ code: 'config/yaml-value', line: 3, column: 11 });
+    expect(error).toMatchObject({ code: 'config/yaml-value', line: 3, column: 11 + (value.startsWith('!!') ? value.indexOf(' ') + 1 : 0) });
     expect(error!.message).toMatch(message);
   });
 

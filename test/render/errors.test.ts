@@ -314,7 +314,14 @@ describe('case names: each names a snapshot file every checkout must hold', () =
     const error = thrown(() => loadPromptModule('prompts', root));
     expect(error).toMatchObject({ code: 'config/invalid', line: 4, column: 3 });
     expect(error.message).toMatch(why);
-    expect(error.message).toContain('expected a short name of letters, digits, spaces, `-`, `_` or `.`');
+    expect(error.message).toContain('expected a name of at most 200 bytes without control characters');
+  });
+
+  test('two names that differ only in case are one file on macOS and Windows: the second is refused', () => {
+    const root = scratch({ 'prompts/p.prompt': 'Hi\n', 'prompts/cases/p.yaml': 'prompt: p\ncases:\n  Refund: { input: {} }\n  refund: { input: {} }\n' });
+    const error = thrown(() => loadPromptModule('prompts', root));
+    expect(error).toMatchObject({ code: 'config/duplicate', line: 4 });
+    expect(error.message).toContain('Unexpected case `refund` beside `Refund` for prompt `p`: their snapshot files differ only in case');
   });
 
   test('names of letters, digits, spaces, dashes, dots and other scripts are fine', () => {
