@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { atLeast, type Diagnostic, type Severity } from './report/diagnostic.js';
 import type { FormatName } from './report/format.js';
-import { errorMessage, InputError } from './util/errors.js';
+import { debugging, errorMessage, InputError } from './util/errors.js';
 
 // Exit codes (pinned): 0 nothing at or above --fail-on, 1 findings, 2 could not run.
 const EXIT_FINDINGS = 1;
@@ -329,10 +329,6 @@ async function reportCannotRun(argv: readonly string[], diagnostic: Diagnostic):
 }
 
 /** `PROMPT_CONTRACT_DEBUG=1` prints the stack trace of any error; without it, none is printed. */
-function debugging(): boolean {
-  const value = process.env.PROMPT_CONTRACT_DEBUG;
-  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
-}
 
 function stackOf(error: unknown): string {
   const stack = (error as { stack?: unknown } | null)?.stack;

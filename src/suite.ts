@@ -5,8 +5,8 @@ import type { Diagnostic } from './report/diagnostic.js';
 import { formatPretty, toJsonReport } from './report/format.js';
 import { codeFrameFor } from './util/code-frame.js';
 import { parseShard, runsOnce, shardSlice } from './util/shard.js';
-import { InputError } from './util/errors.js';
-import { replaceFile } from './util/files.js';
+import { debugging, InputError } from './util/errors.js';
+import { replaceFile, writeFailure } from './util/files.js';
 import { onCi } from './util/ci.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
 import type { PromptModule } from './render/module.js';
@@ -180,8 +180,7 @@ async function placed<T>(cwd: string, fn: () => T | Promise<T>): Promise<T> {
     const frame = codeFrameFor(error, { cwd });
     const message = frame === undefined ? error.format() : `${error.format()}\n\n${frame}`;
     // The message says everything a user needs: no stack of this package's code, and no chain of causes under it (PROMPT_CONTRACT_DEBUG=1 keeps both).
-    const debug = process.env.PROMPT_CONTRACT_DEBUG;
-    if (debug !== undefined && debug !== '' && debug !== '0' && debug !== 'false') throw new InputError(error.code, message, {}, { cause: error });
+    if (debugging()) throw new InputError(error.code, message, {}, { cause: error });
     const plain = new InputError(error.code, message);
     plain.stack = `${plain.name}: ${message}`;
     throw plain;
@@ -307,7 +306,13 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
     if (options.report !== undefined) {
       const file = options.report;
-      g.afterAll(() => replaceFile(file, `${JSON.stringify(toJsonReport(dedupe(reported)), null, 2)}\n`));
+      g.afterAll(() => {
+        try {
+          replaceFile(file, `${JSON.stringify(toJsonReport(dedupe(reported)), null, 2)}\n`);
+        } catch (error) {
+          throw new InputError('config/unwritable', `Cannot write the report (${writeFailure(error)}); expected a file this user can write, as \`report\` names it`, { file });
+        }
+      });
     }
 
     test('the config, tools and tool descriptions load cleanly', async () => {

@@ -106,15 +106,15 @@ function readsOnlyItsContext(node: unknown, inEach = false): boolean {
 
 const iterationData = new Set(['key', 'index', 'first', 'last']);
 
-/** Where each partial name is used, for "unknown partial" errors that Handlebars reports without a place. */
-function findPartialUse(program: Program, name: string): { line: number; column: number } | undefined {
+/** Where the first partial statement `matches` takes sits in a program, nested blocks included: the place of an "unknown partial" error, which Handlebars reports without one. */
+function findPartial(program: Program, matches: (name: { original?: unknown; type?: unknown }) => boolean): { line: number; column: number } | undefined {
   for (const statement of program.body) {
-    if ((statement.type === 'PartialStatement' || statement.type === 'PartialBlockStatement') && (statement.name as { original?: unknown })?.original === name) {
+    if ((statement.type === 'PartialStatement' || statement.type === 'PartialBlockStatement') && matches((statement.name ?? {}) as { original?: unknown; type?: unknown })) {
       return statement.loc ? { line: statement.loc.start.line, column: statement.loc.start.column + 1 } : undefined;
     }
     for (const key of ['program', 'inverse'] as const) {
       if (statement[key]) {
-        const hit = findPartialUse(statement[key] as Program, name);
+        const hit = findPartial(statement[key] as Program, matches);
         if (hit) return hit;
       }
     }
@@ -122,21 +122,11 @@ function findPartialUse(program: Program, name: string): { line: number; column:
   return undefined;
 }
 
+/** Where partial `name` is included in a program. */
+const findPartialUse = (program: Program, name: string) => findPartial(program, (n) => n.original === name);
+
 /** The first partial whose name is computed (`{{> (lookup . "kind")}}`): where an unknown computed name comes from. */
-function findDynamicPartial(program: Program): { line: number; column: number } | undefined {
-  for (const statement of program.body) {
-    if ((statement.type === 'PartialStatement' || statement.type === 'PartialBlockStatement') && (statement.name as { type?: unknown })?.type === 'SubExpression') {
-      return statement.loc ? { line: statement.loc.start.line, column: statement.loc.start.column + 1 } : undefined;
-    }
-    for (const key of ['program', 'inverse'] as const) {
-      if (statement[key]) {
-        const hit = findDynamicPartial(statement[key] as Program);
-        if (hit) return hit;
-      }
-    }
-  }
-  return undefined;
-}
+const findDynamicPartial = (program: Program) => findPartial(program, (n) => n.type === 'SubExpression');
 
 function unknownPartialMessage(name: string, known: string[]): string {
   const guess = suggestName(name, known);

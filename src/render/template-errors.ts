@@ -405,16 +405,17 @@ const listed = [...knownHelpers].filter((h) => h !== 'helperMissing' && h !== 'b
 /** How many arguments each helper takes, when the number is fixed. */
 const arity: Record<string, number> = { json: 1, ifEquals: 2, unlessEquals: 2, each: 1, if: 1, unless: 1, with: 1, lookup: 2, role: 1, history: 0, media: 0, section: 1 };
 
+/** Expressions one template (or partial) may hold: at the limit a check takes about 3 s and 370 MB, against a few hundred expressions in a large real prompt. */
+export const MAX_TEMPLATE_EXPRESSIONS = 10_000;
+
 /**
  * Checks what Handlebars only finds when a branch runs, or reports without a place: a call
  * of a helper that does not exist (`{{jsno value}}`, `{{customer.name x}}`), a helper given
  * the wrong number of arguments (`{{#each}}`, `{{json}}`), a partial given two contexts, a
- * decorator other than `inline`. Prompt modules have a fixed set of helpers and their data
- * comes from YAML, which holds no functions, so each of these fails whenever it runs.
+ * decorator other than `inline`, and a template too large to compile. Prompt modules have a
+ * fixed set of helpers and their data comes from YAML, which holds no functions, so each of
+ * these fails whenever it runs.
  */
-/** Expressions one template (or partial) may hold: at the limit a check takes about 3 s and 370 MB, against a few hundred expressions in a large real prompt. */
-export const MAX_TEMPLATE_EXPRESSIONS = 10_000;
-
 export function checkTemplate(program: { body: unknown[] }, source: BodyPlace): void {
   const place = new Place(source);
   const text = (node: AstNode): string => {

@@ -36,3 +36,9 @@ export function errorMessage(error: unknown): string {
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message : String(error);
 }
+
+/** `PROMPT_CONTRACT_DEBUG=1`: print stack traces and causes, which a user otherwise never sees. */
+export function debugging(): boolean {
+  const value = process.env.PROMPT_CONTRACT_DEBUG;
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
