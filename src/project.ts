@@ -65,7 +65,15 @@ export function readToolsFile(file: string, shown = file): ToolSpec[] {
     throw error;
   }
   placeJsonTools(tools, text);
-  // Every provider refuses a request with two tools of one name; which one a check read would be a guess.
+  assertUniqueNames(tools, shown);
+  return tools;
+}
+
+/**
+ * Every provider refuses a request with two tools of one name, and which one a check read would
+ * be a guess: the second is refused, at its line when its definition was placed.
+ */
+function assertUniqueNames(tools: readonly ToolSpec[], shown: string): void {
   const first = new Map<string, ToolSpec>();
   for (const t of tools) {
     const earlier = first.get(t.name);
@@ -74,9 +82,9 @@ export function readToolsFile(file: string, shown = file): ToolSpec[] {
       continue;
     }
     const line = (tool: ToolSpec): string => (tool.origin.line === undefined ? '' : ` (line ${tool.origin.line})`);
-    throw new InputError('config/duplicate', `Duplicate tool \`${t.name}\`, also defined earlier in the file${line(earlier)}; expected each tool name once, as every provider requires`, { file: shown, ...(t.origin.line === undefined ? {} : { line: t.origin.line, column: t.origin.column }) });
+    const file = t.origin.file ?? shown;
+    throw new InputError('config/duplicate', `Duplicate tool \`${t.name}\`, also defined earlier${earlier.origin.file === undefined || earlier.origin.file === file ? '' : ` in ${earlier.origin.file}`}${line(earlier)}; expected each tool name once, as every provider requires`, { file, ...(t.origin.line === undefined ? {} : { line: t.origin.line, column: t.origin.column }) });
   }
-  return tools;
 }
 
 function handlerRef(value: HandlerConfig, root: string, tool: string, configFile: string): HandlerRef {
@@ -107,11 +115,8 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     // Values carry no file: find where each tool's name is written, for findings to point at.
     placeModuleTools(tools, config.file, config.root, display);
   }
-  const seen = new Set<string>();
-  for (const t of tools) {
-    if (seen.has(t.name)) throw new InputError('config/duplicate', `Duplicate tool \`${t.name}\` in the tool definitions`, { file: display(config.file) });
-    seen.add(t.name);
-  }
+  // Tools read from a JSON file were checked as they were read; tools from modules are checked here.
+  if (typeof config.tools !== 'string') assertUniqueNames(tools, display(config.file));
   // Unknown config keys come first: a misspelled key switches a check off silently otherwise.
   const diagnostics: Diagnostic[] = [...config.findings];
   if (config.descriptions !== undefined) {

@@ -1,11 +1,11 @@
 // Changes met walking real schema histories (the GitHub MCP server's tool snapshots, BFCL's
 // function docs) that the breaking-change check misjudged, each in its smallest form.
 import { describe, expect, test } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffTools } from '../../src/checks/compat/index.js';
-import { readToolsFile } from '../../src/project.js';
+import { loadProject, readToolsFile } from '../../src/project.js';
 import type { RecordedItem } from '../../src/sources/types.js';
 import type { JsonSchemaObject } from '../../src/tools/types.js';
 import { diff, tool } from './helpers.js';
@@ -53,12 +53,16 @@ describe('findings that were wrong', () => {
   });
 });
 
-test('a tools file that defines one name twice is refused at the second definition: which one a check read would be a guess', () => {
+test('a tools file that defines one name twice is refused at the second definition: which one a check read would be a guess', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pc-dup-'));
   try {
     const file = join(dir, 'tools.json');
     writeFileSync(file, '[\n  {"name": "t", "input_schema": {"type": "object"}},\n  {"name": "u", "input_schema": {"type": "object"}},\n  {"name": "t", "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}}}\n]\n');
-    expect(() => readToolsFile(file, 'tools.json')).toThrow(expect.objectContaining({ code: 'config/duplicate', file: 'tools.json', line: 4, message: expect.stringContaining('Duplicate tool `t`, also defined earlier in the file (line 2)') }));
+    expect(() => readToolsFile(file, 'tools.json')).toThrow(expect.objectContaining({ code: 'config/duplicate', file: 'tools.json', line: 4, message: expect.stringContaining('Duplicate tool `t`, also defined earlier (line 2)') }));
+    // Tools written in the config itself are held to the same.
+    mkdirSync(join(dir, 'prompts'));
+    writeFileSync(join(dir, 'prompt-contract.config.json'), JSON.stringify({ tools: [{ name: 'a', input_schema: { type: 'object' } }, { name: 'a', input_schema: { type: 'object' } }] }));
+    await expect(loadProject({ cwd: dir })).rejects.toMatchObject({ code: 'config/duplicate', message: expect.stringContaining('Duplicate tool `a`, also defined earlier') });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
