@@ -49,9 +49,11 @@ function firstChange(diff: string | undefined): { line?: number } {
   const lines = diff.split('\n');
   const header = lines.findIndex((l) => l.startsWith('@@ -'));
   if (header === -1) return {};
-  const start = /^@@ -(\d+)/.exec(lines[header]!);
+  const start = /^@@ -(\d+)(?:,(\d+))?/.exec(lines[header]!);
   if (!start) return {};
   let line = Math.max(1, Number(start[1]));
   for (let i = header + 1; i < lines.length && lines[i]!.startsWith(' '); i++) line++;
-  return { line };
+  // Lines added after the last one: the annotation goes on the last line there is.
+  const last = Number(start[1]) + Number(start[2] ?? 1) - 1;
+  return { line: Math.max(1, Math.min(line, last)) };
 }

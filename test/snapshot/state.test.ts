@@ -114,6 +114,21 @@ describe('snapshot/outdated is placed at the first changed line of the committed
       expect([changed, finding!.ruleId, finding!.line]).toEqual([changed, 'snapshot/outdated', expected]);
     }
   });
+
+  test('an inserted line, a deleted one, and lines added after the end (placed on the last line there is)', async () => {
+    const { snapshotFindings } = await import('../../src/checks/findings.js');
+    const dir = fresh();
+    mkdirSync(join(dir, 'p'));
+    const file = join(dir, 'p', 'c.txt');
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    const lineOf = (now: string[]) => {
+      writeFileSync(file, `${HEADER}${lines.join('\n')}\n`);
+      return snapshotFindings(reconcile(file, `${HEADER}${now.join('\n')}\n`, 'none', dir), { prompt: 'p', case: 'c' })[0]!.line;
+    };
+    expect(lineOf([...lines.slice(0, 10), 'new line', ...lines.slice(10)])).toBe(12);
+    expect(lineOf([...lines.slice(0, 10), ...lines.slice(11)])).toBe(12);
+    expect(lineOf([...lines, 'one more', 'and another'])).toBe(31);
+  });
 });
 
 describe('toMatchPromptSnapshot', () => {
