@@ -26,7 +26,7 @@ import { isParseFailure, type NotationContext, type NotationDefinition, type Not
 import { readJsonSequence } from './json.js';
 import { builtInNotations, tokenNotations } from './notations/index.js';
 import { jsonBody } from './notations/json.js';
-import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
+import { pythonArguments, pythonBuiltins, pythonKeywords } from './notations/pythonic.js';
 import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
 import { readPythonCall, readPythonCalls } from './python.js';
 import { exampleRules } from './rules.js';
@@ -386,6 +386,30 @@ function continueToolFence(ex: Extraction, src: Source, block: BlockPlace): void
   record(ex, src, 'continue-tool', [{ name, arguments: args, at }], block, { start: 0, end: src.text.length });
 }
 
+const toolCallLine = /^[ \t]*(?:([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*)[ \t]*=[ \t]*)?([A-Za-z_]\w*)\(/gm;
+
+/**
+ * A code agent's Python (smolagents' CodeAgent writes its examples in `py` fences): each line
+ * that calls a tool the prompt has with literal arguments, alone or assigning its value, is a
+ * call. The rest is code, and a call with a variable for an argument is code too.
+ */
+function toolCallLines(ex: Extraction, src: Source, block: BlockPlace): void {
+  if (ex.tools.size === 0) return;
+  const text = src.text;
+  toolCallLine.lastIndex = 0;
+  for (let m = toolCallLine.exec(text); m; m = toolCallLine.exec(text)) {
+    const name = m[2]!;
+    if (!ex.tools.has(name) || (m[1] !== undefined && m[1].split(',').some((t) => pythonKeywords.has(t.trim())))) continue;
+    const at = m.index + m[0].length - name.length - 1;
+    const r = readPythonCall(text, at);
+    if (!r.ok) continue;
+    const rest = text.slice(r.end, (text.indexOf('\n', r.end) + 1 || text.length + 1) - 1);
+    if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) continue;
+    record(ex, src, 'pythonic', r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)), at })), block, { start: at, end: r.end });
+    toolCallLine.lastIndex = r.end;
+  }
+}
+
 function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
   const block: BlockPlace = { where: f.lang ? `the \`${f.lang}\` fence` : 'the fence', start: f.start, end: f.end };
   const src = fenceSource(ex, f);
@@ -433,9 +457,10 @@ function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
       if (r.ok && !/\S/.test(src.text.slice(r.end)) && !r.calls.some((c) => pythonBuiltins.has(c.name) && !ex.tools.has(c.name))) {
         const calls = r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)) }));
         record(ex, src, 'pythonic', calls, { ...block, where: block.where }, { start: at, end: r.end });
+        return;
       }
     }
-    return;
+    return toolCallLines(ex, src, block);
   }
   if (markdownFences.has(f.lang) && depth < 3) return extractInto(ex, src, mode, depth + 1);
   if (proseFences.has(f.lang)) return scan(ex, src);

@@ -144,6 +144,10 @@ describe('call shapes of agent frameworks and protocols', () => {
     const tools = normalizeTools([{ name: 'web_search', input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }]);
     const text = '<code>\npages = web_search(query="1979 interview Stanislaus Ulam")\nprint(pages)\nrows = load_table(name="x")\nmore = web_search(query=topic)\nok == web_search(query="no")\n</code>\n';
     expect(calls(text, tools)).toEqual([['web_search', { query: '1979 interview Stanislaus Ulam' }, 2]]);
+    // In the `py` fence smolagents' older prompts write: the same calls, and code stays code.
+    const fenced = '```py\nresults = []\npages = web_search(query="Ulam")  # search first\nfor q in ["a", "b"]:\n    results.append(web_search(query=q))\nif = web_search(query="no")\nprint(pages)\n```<end_code>\n';
+    expect(calls(fenced, tools)).toEqual([['web_search', { query: 'Ulam' }, 3]]);
+    expect(calls(fenced)).toEqual([]);
   });
 
   test("AutoGPT's reply holds its call under `command`", () => {

@@ -25,6 +25,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Positional arguments take the schema's property order, as BFCL's checker does; one dict alone is the arguments object. */
+/** Python's keywords: never a name a call's value is assigned to (`if = f(x)` is no statement). */
+export const pythonKeywords = new Set(['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
+
 export function pythonArguments(call: PythonCall, tool: ToolSpec | undefined): Record<string, unknown> {
   const props = tool?.inputSchema.properties;
   const names = isObject(props) ? Object.keys(props) : [];
@@ -107,6 +110,7 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
         const known = context.tools.has(name);
         // Code in backticks, or assigning a call's value, is an example only when it calls a tool the prompt has.
         if ((ticks !== '' || assigned) && !known) continue;
+        if (assigned && m[2]!.split(',').some((target) => pythonKeywords.has(target.trim()))) continue;
         if (!known && !labelled && !(context.tools.size === 0 && text.startsWith('({', at + name.length) && !name.includes('.'))) continue;
         const result = readPythonCall(text, at);
         if (!result.ok) continue;
