@@ -27,7 +27,8 @@ export interface InitResult {
 const npmPlaceholderTest = /^echo "Error: no test specified" && exit 1$/;
 
 /** Jest runs this package's ES modules only with Node's VM modules turned on. */
-export const jestTestScript = 'node --experimental-vm-modules node_modules/jest/bin/jest.js';
+// Node warns that VM modules are experimental on every run: said once here, not in every test log.
+export const jestTestScript = 'node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js';
 
 /**
  * The test script for a project in `dir`: Jest's own bin where the project resolves it. In an
@@ -43,7 +44,7 @@ export function jestTestScriptFor(dir: string): string {
   }
   const path = relative(dir, bin).split(sep).join('/');
   if (path === 'node_modules/jest/bin/jest.js') return jestTestScript;
-  return `node --experimental-vm-modules ${shellWord(path)}`;
+  return `node --experimental-vm-modules --no-warnings=ExperimentalWarning ${shellWord(path)}`;
 }
 
 /** A path as one word of a shell command: quoted when it holds a space or a character the shell reads. */

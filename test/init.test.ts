@@ -69,7 +69,7 @@ describe('prompt-contract init', () => {
       mkdirSync(agent, { recursive: true });
       writeFileSync(join(agent, 'package.json'), JSON.stringify({ name: 'agent', devDependencies: { jest: '^30.0.0' } }));
       initProject(agent);
-      expect(JSON.parse(readFileSync(join(agent, 'package.json'), 'utf8')).scripts.test).toBe('node --experimental-vm-modules ../../node_modules/jest/bin/jest.js');
+      expect(JSON.parse(readFileSync(join(agent, 'package.json'), 'utf8')).scripts.test).toBe('node --experimental-vm-modules --no-warnings=ExperimentalWarning ../../node_modules/jest/bin/jest.js');
     } finally {
       root.remove();
     }
