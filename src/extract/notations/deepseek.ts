@@ -9,14 +9,11 @@
  * the code interpreter, or the words of a format description (`tool_call_name<｜tool▁sep｜>tool_call_arguments`).
  */
 import { describeChar, readJson, skipWhitespace } from '../json.js';
-import { defineNotation, type NotationMatch, type ParseFailure, type ParseResult } from '../notation.js';
-import { tokenPairs, within } from './tokens.js';
+import { defineNotation, type ParseFailure, type ParseResult } from '../notation.js';
+import { tokenPairs, within, type TokenSpan } from './tokens.js';
 
-interface DeepseekMatch extends NotationMatch {
-  bodyStart: number;
-  bodyEnd: number;
-  closed: boolean;
-}
+/** A place between the notation's two tokens (`tokenPairs`). */
+type DeepseekMatch = TokenSpan;
 
 const BEGIN = '<｜tool▁call▁begin｜>';
 const SEP = '<｜tool▁sep｜>';

@@ -6,15 +6,12 @@
  * without `call:name{` after them, hold no call; a `declaration:` or `response:` is no call.
  */
 import { coerceParameter } from '../coerce.js';
-import { defineNotation, type NotationMatch, type ParseFailure } from '../notation.js';
-import { tokenPairs } from './tokens.js';
+import { defineNotation, type ParseFailure } from '../notation.js';
+import { tokenPairs, type TokenSpan } from './tokens.js';
 import { propertySchema } from './xml.js';
 
-interface GemmaMatch extends NotationMatch {
-  bodyStart: number;
-  bodyEnd: number;
-  closed: boolean;
-}
+/** A place between the notation's two tokens (`tokenPairs`). */
+type GemmaMatch = TokenSpan;
 
 const BEGIN = '<start_function_call>';
 const END = '<end_function_call>';

@@ -5,14 +5,11 @@
  * The tokens named in prose, with no such id after them, hold no call.
  */
 import { readJson, skipWhitespace } from '../json.js';
-import { defineNotation, type NotationMatch } from '../notation.js';
-import { tokenPairs, within } from './tokens.js';
+import { defineNotation } from '../notation.js';
+import { tokenPairs, within, type TokenSpan } from './tokens.js';
 
-interface KimiMatch extends NotationMatch {
-  bodyStart: number;
-  bodyEnd: number;
-  closed: boolean;
-}
+/** A place between the notation's two tokens (`tokenPairs`). */
+type KimiMatch = TokenSpan;
 
 const BEGIN = '<|tool_call_begin|>';
 const ARGS = '<|tool_call_argument_begin|>';

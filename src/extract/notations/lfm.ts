@@ -4,17 +4,14 @@
  * system prompt asks for JSON). The tokens with anything else between them are named in prose.
  */
 import { skipWhitespace } from '../json.js';
-import { defineNotation, isParseFailure, type NotationMatch, type ParseFailure } from '../notation.js';
+import { defineNotation, isParseFailure, type ParseFailure } from '../notation.js';
 import { readPythonCalls } from '../python.js';
 import { jsonBody } from './json.js';
 import { pythonArguments } from './pythonic.js';
-import { tokenPairs, within } from './tokens.js';
+import { tokenPairs, within, type TokenSpan } from './tokens.js';
 
-interface LfmMatch extends NotationMatch {
-  bodyStart: number;
-  bodyEnd: number;
-  closed: boolean;
-}
+/** A place between the notation's two tokens (`tokenPairs`). */
+type LfmMatch = TokenSpan;
 
 const BEGIN = '<|tool_call_start|>';
 const END = '<|tool_call_end|>';
