@@ -28,7 +28,7 @@ export function snapshotFindings(result: SnapshotResult, what?: { prompt: string
       return [report(snapshotRules.missing, { message: `${name === undefined ? 'No tools baseline' : `No snapshot for ${name}`}: ${foreignMessage(result.file)}`, file: result.file, fix: SNAPSHOT_FIX.foreign })];
     case 'mismatch': {
       const message = name === undefined ? 'The tool definitions differ from the baseline; review the diff, then run your test command with `-u` to accept it' : `The rendered prompt ${name} differs from its snapshot; review the diff, then run your test command with \`-u\` to accept it`;
-      return [report(snapshotRules.outdated, { message, file: result.file, ...firstChange(result.diff), fix: SNAPSHOT_FIX.outdated, ...(result.diff === undefined ? {} : { detail: result.diff }) })];
+      return [report(snapshotRules.outdated, { message, file: result.file, ...(result.line === undefined ? {} : { line: result.line }), fix: SNAPSHOT_FIX.outdated, ...(result.diff === undefined ? {} : { detail: result.diff }) })];
     }
     default:
       return [];
@@ -38,22 +38,4 @@ export function snapshotFindings(result: SnapshotResult, what?: { prompt: string
 /** The config's custom notations, as options for the example checks. */
 export function notationsOf(config: { notations?: readonly NotationDefinition<any>[] }): { notations?: readonly NotationDefinition<any>[] } {
   return config.notations && config.notations.length > 0 ? { notations: config.notations } : {};
-}
-
-/**
- * The line of the committed snapshot where the diff's first change is, so that an annotation
- * lands on it: the first hunk's start, past its leading context lines.
- */
-function firstChange(diff: string | undefined): { line?: number } {
-  if (diff === undefined) return {};
-  const lines = diff.split('\n');
-  const header = lines.findIndex((l) => l.startsWith('@@ -'));
-  if (header === -1) return {};
-  const start = /^@@ -(\d+)(?:,(\d+))?/.exec(lines[header]!);
-  if (!start) return {};
-  let line = Math.max(1, Number(start[1]));
-  for (let i = header + 1; i < lines.length && lines[i]!.startsWith(' '); i++) line++;
-  // Lines added after the last one: the annotation goes on the last line there is.
-  const last = Number(start[1]) + Number(start[2] ?? 1) - 1;
-  return { line: Math.max(1, Math.min(line, last)) };
 }

@@ -19,6 +19,8 @@ export interface SnapshotResult {
   file: string;
   /** A line diff, expected (committed) -> received (rendered now), on `mismatch`. */
   diff?: string;
+  /** On `mismatch`: the committed file's first line that differs (its last line, when lines were only added after it). */
+  line?: number;
 }
 
 /** A prompt or case name becomes one path segment: nothing that climbs out of the folder or into another. */
@@ -143,6 +145,15 @@ function ownsFile(file: string): boolean {
 }
 
 /** Lines with their line ends kept, so a missing final newline is a difference too. */
+/** The 1-based line of `expected` where `received` first differs; its last line when `received` only adds lines after it. */
+function firstDifference(expected: string, received: string): number {
+  const a = splitKeepingEnds(expected);
+  const b = splitKeepingEnds(received);
+  let same = 0;
+  while (same < a.length && same < b.length && a[same] === b[same]) same++;
+  return Math.max(1, Math.min(same + 1, a.length));
+}
+
 function splitKeepingEnds(text: string): string[] {
   const out: string[] = [];
   let start = 0;
@@ -295,7 +306,7 @@ export function reconcile(file: string, received: string, mode: UpdateMode, cwd 
     write();
     return { status: 'updated', file: shown };
   }
-  return { status: 'mismatch', file: shown, diff: lineDiff(expected, received, shown) };
+  return { status: 'mismatch', file: shown, diff: lineDiff(expected, received, shown), line: firstDifference(expected, received) };
 }
 
 /**
