@@ -113,8 +113,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const rendered = renderCase(project.module, prompt, caseName, project.registry);
       if (opts.tools) {
         const { formatTools } = await import('./snapshot/format.js');
-        // The request the case sends: the case's shape first (a case may send the prompt to another provider), then the prompt's.
-        process.stdout.write(formatTools(rendered.tools, opts.shape ?? definition.cases.get(caseName)?.shape ?? definition.shape ?? 'anthropic'));
+        // The request the case sends: the shape its messages were rendered in (a case may send the prompt to another provider), else the prompt's.
+        process.stdout.write(formatTools(rendered.tools, opts.shape ?? rendered.conversation?.shape ?? definition.shape ?? 'anthropic'));
       } else if (rendered.messages && rendered.conversation) {
         // A prompt written as messages prints them as sent, as its snapshot shows them.
         const { formatMessages } = await import('./snapshot/format.js');
