@@ -56,7 +56,8 @@ const structural = new Set(['$ref', 'allOf']);
 
 /** Nested comparisons (one a schema level or `$ref` hop) before the walk gives up with a SchemaDepthError. */
 const MAX_WALK_DEPTH = 2 * MAX_SCHEMA_DEPTH;
-const genericKeywords = [
+/** Keywords the walk compares only as wholes (added, changed), not by what they accept. */
+export const genericKeywords = [
   'not', 'contains', 'minContains', 'maxContains', 'propertyNames', 'if', 'then', 'else', 'dependentRequired',
   'dependentSchemas', 'dependencies', 'unevaluatedItems', 'unevaluatedProperties',
 ] as const;

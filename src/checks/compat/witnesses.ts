@@ -6,6 +6,7 @@ import { recordedRules } from '../recorded.rules.js';
 import type { ToolSpec } from '../../tools/types.js';
 import { compatRules, type CompatRuleName } from './rules.js';
 import { getAt, show, splitPointer } from './schema.js';
+import { genericKeywords } from './walk.js';
 import { shownValue } from '../../util/values.js';
 
 export interface WitnessOptions {
@@ -58,7 +59,7 @@ const keywordsOf: Partial<Record<CompatRuleName, readonly string[]>> = {
 };
 
 /** Keywords the walk compares only loosely: a finding on one is witnessed by the errors that come from inside it. */
-const looseKeywords = new Set(['not', 'contains', 'minContains', 'maxContains', 'propertyNames', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'unevaluatedItems', 'unevaluatedProperties']);
+const looseKeywords: ReadonlySet<string> = new Set(genericKeywords);
 
 /** Ajv reports a closed tuple at the array, one level above the finding's `/*`. */
 const reportedAtParent = new Set<CompatRuleName>(['items-closed']);
