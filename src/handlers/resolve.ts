@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isZodSchema, zodToJsonSchema } from '../tools/normalize.js';
 import type { HandlerRef, JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
-import { NotRegularFileError, readRegularFileSync } from '../util/files.js';
+import { NotRegularFileError, readRegularFileSync, replaceFile } from '../util/files.js';
 import { setOwn } from '../util/values.js';
 import { generatorVersion, TypeScriptSchemaReader } from './typescript.js';
 
@@ -158,12 +157,8 @@ export class HandlerSchemaResolver {
   #store(entry: CacheEntry): void {
     if (this.#cacheDir === false) return;
     try {
-      mkdirSync(this.#cacheDir, { recursive: true });
-      const target = path.join(this.#cacheDir, `${entry.key}.json`);
       // Write then rename, so a parallel Jest worker never reads half a file.
-      const temporary = `${target}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(entry));
-      renameSync(temporary, target);
+      replaceFile(path.join(this.#cacheDir, `${entry.key}.json`), JSON.stringify(entry));
     } catch {
       // A read-only checkout still works, only slower.
     }

@@ -42,8 +42,8 @@ export function toolsBaselineFile(dir: string): string {
   return join(dir, 'tools.json');
 }
 
-/** The temporary file `writeAtomic` writes first: `<file>.<pid>.tmp`. */
-const TMP_NAME = /^(.+\.(?:txt|json))\.(\d+)\.tmp$/;
+/** The temporary file `writeAtomic` writes first: `<file>.<pid>.<random>.tmp` (`<file>.<pid>.tmp` from earlier versions). */
+const TMP_NAME = /^(.+\.(?:txt|json))\.(\d+)(?:\.[0-9a-f]{12})?\.tmp$/;
 
 /** Writes through a temporary file and a rename, so an interrupted run never leaves half a snapshot. */
 export function writeAtomic(file: string, text: string): void {

@@ -9,6 +9,7 @@
  */
 import { chmodSync, closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Read-only, and an open of a named pipe returns at once instead of waiting for a writer. */
@@ -95,16 +96,21 @@ function isUtf16(bytes: Buffer): boolean {
 }
 
 /**
- * Replaces a file whole: the text goes to `<file>.<pid>.tmp` beside it, then a rename puts it
- * in place, so a full disk, a file size limit or a killed process leaves the old file as it was
- * (and no temporary one). `mode`: the permissions to give it; `exclusive`: create it, failing
- * (EEXIST) where anything is. Throws the write's error, for the caller to say what the file is.
+ * Replaces a file whole: the text goes to a temporary file beside it, then a rename puts it in
+ * place, so a full disk, a file size limit or a killed process leaves the old file as it was
+ * (and no temporary one). The temporary file is `<file>.<pid>.<random>.tmp`, created
+ * exclusively and never through a symbolic link: a link planted at a name we would write
+ * (to overwrite a file elsewhere with our text) makes the create fail instead. `mode`: the
+ * permissions to give it; `exclusive`: create `file` itself, failing (EEXIST) where anything
+ * is. Throws the write's error, for the caller to say what the file is.
  */
 export function replaceFile(file: string, text: string, options: { mode?: number; exclusive?: boolean } = {}): void {
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = temporaryName(file);
+  let created = false;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(tmp, text);
+    writeNewFile(tmp, text);
+    created = true;
     if (options.mode !== undefined) chmodSync(tmp, options.mode);
     if (options.exclusive) {
       // A new file, never one that appeared meanwhile: a link fails where anything exists (EEXIST), a rename would replace it.
@@ -112,12 +118,30 @@ export function replaceFile(file: string, text: string, options: { mode?: number
       rmSync(tmp, { force: true });
     } else renameSync(tmp, file);
   } catch (error) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // Nothing was written where the folder could not be made.
+    // Only what this call created is removed: a link someone else placed at the name stays as it was found.
+    if (created) {
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        // Nothing more to undo.
+      }
     }
     throw error;
+  }
+}
+
+/** `<file>.<pid>.<12 hex digits>.tmp`: the process id lets a later run tell a write in progress from a leftover; the random part makes the name unpredictable. */
+export function temporaryName(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** Creates `path` exclusively (`O_EXCL`, and `O_NOFOLLOW` where the system has it) and writes `text` to it whole. */
+export function writeNewFile(path: string, text: string): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o666);
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
 }
 
