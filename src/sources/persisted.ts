@@ -55,24 +55,6 @@ export type PersistedSource =
 export type SqliteSource = Extract<PersistedSource, { sqlite: string }>;
 export type PostgresSource = Extract<PersistedSource, { postgres: string }>;
 
-/** The default of `timeoutMs`. */
-export const defaultTimeoutMs = 60_000;
-
-/** The source's `timeoutMs`, checked: a whole number of milliseconds from 1 to 2^31 - 1. */
-export function timeoutMsOf(source: PersistedSource): number {
-  const value = source.timeoutMs;
-  if (value === undefined) return defaultTimeoutMs;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
-    throw new InputError('config/invalid', `Persisted source \`${source.name}\`: \`timeoutMs\` is ${JSON.stringify(value)}; expected a whole number of milliseconds from 1 to 2147483647`);
-  }
-  return value;
-}
-
-/** `1500` -> `1.5 s`, `200` -> `200 ms`: a duration for messages. */
-export function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(3))} s`;
-}
-
 /** A database row as the drivers return it: column name -> value. */
 export type Row = Record<string, unknown>;
 

@@ -3,7 +3,8 @@ import { connect as connectSocket } from 'node:net';
 import type { Client, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { InputError } from '../util/errors.js';
 import { importOptional } from '../util/optional.js';
-import { duration, timeoutMsOf, type PostgresSource, type Row } from './persisted.js';
+import type { PostgresSource, Row } from './persisted.js';
+import { duration, timeoutMsOf } from './timeouts.js';
 
 function messageOf(error: unknown): string {
   const e = error as { message?: unknown; code?: unknown; errors?: unknown };

@@ -3,7 +3,8 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, stat
 import { InputError, errorMessage } from '../util/errors.js';
 import { describeFileKind } from '../util/files.js';
 import { importOptional } from '../util/optional.js';
-import { duration, timeoutMsOf, type Row, type SqliteSource } from './persisted.js';
+import type { Row, SqliteSource } from './persisted.js';
+import { duration, timeoutMsOf } from './timeouts.js';
 
 /**
  * Codes that mean the file, not the query, is the problem: it cannot be opened, is not a
