@@ -1,5 +1,6 @@
 /** Whether this runs on CI as Jest tells (`CI` set to anything but `false`): snapshots are compared there, never written. */
 export function onCi(env: NodeJS.ProcessEnv = process.env): boolean {
   const ci = env.CI;
-  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+  // Jest (through ci-info) counts `CI=0` as CI too; only `false` and an empty value turn it off.
+  return ci !== undefined && ci !== '' && ci !== 'false';
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { RecordedItem } from '../../src/sources/types.js';
 import type { JsonSchemaObject } from '../../src/tools/types.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
+import { onCi } from '../../src/util/ci.js';
 
 // Shared by the SQLite and PostgreSQL source tests: one seed, one set of tools, one reading of the results.
 export const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -40,18 +41,28 @@ export const seedReading = [
 
 /** The superuser connection string of the test server, when one is running. */
 export const pgUrl = process.env.PROMPT_CONTRACT_PG_URL;
-const howToStart = 'start one with: eval "$(.ci/postgres.sh start)"';
+export const howToStart = 'start one with: eval "$(.ci/postgres.sh start)"';
+
+/**
+ * What the PostgreSQL tests do without a server: `fail` under CI (read as CI and Jest read it,
+ * so `CI=false` is not CI), where they must run; `todo` elsewhere; nothing when there is one.
+ */
+export function withoutServer(env: NodeJS.ProcessEnv = process.env): 'fail' | 'todo' | undefined {
+  if (env.PROMPT_CONTRACT_PG_URL) return undefined;
+  return onCi(env) ? 'fail' : 'todo';
+}
 
 /**
  * `describe` for tests that need the server. Without one they are skipped, except under CI,
  * where a missing server is a failing test: the PostgreSQL tests must run there.
  */
 export function describeWithPostgres(name: string, fn: () => void): void {
-  if (pgUrl) {
+  const missing = withoutServer();
+  if (missing === undefined) {
     describe(name, fn);
     return;
   }
-  if (process.env.CI) {
+  if (missing === 'fail') {
     test(`${name}: PostgreSQL is available under CI`, () => {
       throw new Error(`CI is set but PROMPT_CONTRACT_PG_URL is not; ${howToStart}`);
     });

@@ -5,12 +5,11 @@ import { checkPersisted } from '../../src/checks/persisted.js';
 import { readPersistedCalls, type PostgresSource } from '../../src/sources/persisted.js';
 import { singleStatement, withReadOnlyPostgres } from '../../src/sources/postgres.js';
 import { InputError } from '../../src/util/errors.js';
-import { collect, eventually, fixture, handlerSchemas, seedReading, summary, tools, uniqueName, urlAs } from './helpers.js';
+import { collect, eventually, fixture, handlerSchemas, howToStart, seedReading, summary, tools, uniqueName, urlAs, withoutServer } from './helpers.js';
 
 const url = process.env.PROMPT_CONTRACT_PG_URL;
-const howToStart = 'start one with: eval "$(.ci/postgres.sh start)"';
 
-if (!url && process.env.CI) {
+if (withoutServer() === 'fail') {
   // Under CI the PostgreSQL tests must run: a missing server is a failure, never a skip.
   test('PostgreSQL is available under CI', () => {
     throw new Error(`CI is set but PROMPT_CONTRACT_PG_URL is not; ${howToStart}`);
@@ -18,7 +17,7 @@ if (!url && process.env.CI) {
 }
 
 const describeWithServer = url ? describe : describe.skip;
-if (!url && !process.env.CI) {
+if (withoutServer() === 'todo') {
   console.warn(`PostgreSQL tests skipped: PROMPT_CONTRACT_PG_URL is not set; ${howToStart}`);
   test.todo(`persisted PostgreSQL sources: set PROMPT_CONTRACT_PG_URL to run them (${howToStart})`);
 }
