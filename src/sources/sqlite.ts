@@ -91,10 +91,18 @@ function walChecksum(data: Buffer, s0: number, s1: number, bigEndian: boolean): 
   return [s0, s1];
 }
 
+/** A `-wal` whose checksums hold but whose last commit claims a database the two files cannot make. */
+export class ImpossibleWal extends Error {
+  override readonly name = 'ImpossibleWal';
+}
+
 /**
  * The database as its last committed transaction left it: `image` with the frames of `wal`
  * applied, up to the last commit frame whose salts and checksums hold (SQLite's own recovery
  * rule; later frames are an unfinished transaction). A `-wal` that is not one is ignored.
+ * Throws `ImpossibleWal` when that commit frame claims more pages than the file and the
+ * committed frames hold: each page of the database comes from one or the other, so a larger
+ * claim was not written by SQLite, and believing it would allocate up to 2^32 pages.
  */
 export function withWalFrames(image: Buffer, wal: Buffer): Buffer {
   if (wal.length < 32) return image;
@@ -111,7 +119,8 @@ export function withWalFrames(image: Buffer, wal: Buffer): Buffer {
   // First the valid frames, to the last commit frame among them; then those frames, in order.
   let end = 32;
   let dbPages = 0;
-  for (let at = 32; at + frame <= wal.length; at += frame) {
+  let committedFrames = 0;
+  for (let at = 32, frames = 1; at + frame <= wal.length; at += frame, frames++) {
     if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2 || wal.readUInt32BE(at) === 0) break;
     [s0, s1] = walChecksum(wal.subarray(at, at + 8), s0, s1, bigEndian);
     [s0, s1] = walChecksum(wal.subarray(at + 24, at + frame), s0, s1, bigEndian);
@@ -120,9 +129,16 @@ export function withWalFrames(image: Buffer, wal: Buffer): Buffer {
     if (commitSize > 0) {
       end = at + frame;
       dbPages = commitSize;
+      committedFrames = frames;
     }
   }
   if (dbPages === 0) return image;
+  const filePages = Math.ceil(image.length / pageSize);
+  if (dbPages > filePages + committedFrames) {
+    throw new ImpossibleWal(
+      `its last commit frame claims the database holds ${dbPages} pages of ${pageSize} bytes, while the database file holds ${filePages} and the \`-wal\` ${committedFrames} committed frames`,
+    );
+  }
   const out = Buffer.alloc(dbPages * pageSize);
   image.copy(out, 0, 0, Math.min(image.length, out.length));
   for (let at = 32; at < end; at += frame) {
@@ -188,7 +204,19 @@ function planOpen(source: SqliteSource): OpenPlan {
   // A writer that opened it meanwhile may have checkpointed into the file as it was read: it is
   // in use now, with its `-shm`, so SQLite reads it in place, consistently.
   if (exists(`${path}-shm`) !== undefined) return { kind: 'in-place' };
-  if (walImage !== undefined) image = withWalFrames(image, walImage);
+  if (walImage !== undefined) {
+    try {
+      image = withWalFrames(image, walImage);
+    } catch (error) {
+      if (!(error instanceof ImpossibleWal)) throw error;
+      throw new InputError(
+        'persisted/unreachable',
+        `Persisted source \`${source.name}\`: cannot read SQLite database \`${path}\`: its write-ahead log \`${path}-wal\` is not one SQLite wrote (${error.message}); expected a \`-wal\` that SQLite wrote beside this database: move it aside to read the database alone, or copy both files again from the same moment`,
+        { file: path },
+        { cause: error },
+      );
+    }
+  }
   // Bytes 18 and 19: the file format's write and read versions, 2 for WAL, 1 for a rollback journal.
   image[18] = 1;
   image[19] = 1;

@@ -255,3 +255,69 @@ describe('locks and bad queries', () => {
     });
   });
 });
+
+describe('a -wal whose commit frame claims more pages than the files hold', () => {
+  /** SQLite's WAL checksum, as the WAL header's magic orders it. */
+  const checksum = (data: Buffer, s: [number, number], bigEndian: boolean): [number, number] => {
+    let [s0, s1] = s;
+    for (let i = 0; i < data.length; i += 8) {
+      s0 = (s0 + (bigEndian ? data.readUInt32BE(i) : data.readUInt32LE(i)) + s1) >>> 0;
+      s1 = (s1 + (bigEndian ? data.readUInt32BE(i + 4) : data.readUInt32LE(i + 4)) + s0) >>> 0;
+    }
+    return [s0, s1];
+  };
+
+  /** A copy of a WAL database with its -wal and no -shm, the last commit frame's page count replaced (checksums made good again). */
+  function forged(name: string, claim: (written: number) => number): { file: string; wal: string } {
+    const file = database(name, 'wal', [1]);
+    const writer = new Database(file);
+    const copy = join(dir, `${name}-copy`);
+    mkdirSync(copy);
+    try {
+      writer.pragma('wal_autocheckpoint = 0');
+      writer.prepare('INSERT INTO messages VALUES (?, ?)').run(2, call(2));
+      for (const n of ['conversations.db', 'conversations.db-wal']) writeFileSync(join(copy, n), readFileSync(join(file, '..', n)));
+    } finally {
+      writer.close();
+    }
+    const wal = readFileSync(join(copy, 'conversations.db-wal'));
+    const bigEndian = (wal.readUInt32BE(0) & 1) === 1;
+    const frame = 24 + wal.readUInt32BE(8);
+    const frames = Math.floor((wal.length - 32) / frame);
+    let last = -1;
+    for (let i = 0; i < frames; i++) if (wal.readUInt32BE(32 + i * frame + 4) > 0) last = i;
+    expect(last).toBeGreaterThanOrEqual(0);
+    wal.writeUInt32BE(claim(wal.readUInt32BE(32 + last * frame + 4)), 32 + last * frame + 4);
+    let s = checksum(wal.subarray(0, 24), [0, 0], bigEndian);
+    for (let i = 0; i < frames; i++) {
+      const at = 32 + i * frame;
+      s = checksum(wal.subarray(at + 24, at + frame), checksum(wal.subarray(at, at + 8), s, bigEndian), bigEndian);
+      wal.writeUInt32BE(s[0], at + 16);
+      wal.writeUInt32BE(s[1], at + 20);
+    }
+    writeFileSync(join(copy, 'conversations.db-wal'), wal);
+    return { file: join(copy, 'conversations.db'), wal: join(copy, 'conversations.db-wal') };
+  }
+
+  test.each([
+    ['2^32 - 1 pages (once an internal error: the size is out of range)', 0xffffffff],
+    ['200,000 pages (once 800 MB allocated for a database of a few KB)', 200_000],
+  ])('%s: refused as unreachable, naming the -wal and what it claims', async (_, pages) => {
+    const { file, wal } = forged(`wal-claims-${pages}`, () => pages);
+    const before = fingerprint(file);
+    const error = await failure(collect(readPersistedCalls(source(file))));
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'persisted/unreachable', file });
+    const message = (error as Error).message;
+    expect(message).toContain(`Persisted source \`archive\`: cannot read SQLite database \`${file}\``);
+    expect(message).toContain(`\`${wal}\``);
+    expect(message).toContain(`claims the database holds ${pages} pages`);
+    expect(message).toMatch(/expected a `-wal` that SQLite wrote beside this database: move it aside to read the database alone/);
+    expect(fingerprint(file)).toEqual(before);
+  });
+
+  test('the count SQLite wrote, checksums recomputed the same way, is read as before', async () => {
+    const { file } = forged('wal-claims-true', (written) => written);
+    expect(summary(await collect(readPersistedCalls(source(file))))).toEqual(['1:toolu_1:lookup_order', '2:toolu_2:lookup_order']);
+  });
+});
