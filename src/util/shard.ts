@@ -10,14 +10,28 @@ export interface Shard {
   total: number;
 }
 
-/** `"2/3"` as a shard; undefined for no value. An InputError names what was expected. */
+/**
+ * The most parts a run may be cut into. A CI matrix is far smaller; the bound keeps both
+ * numbers a few digits long, so each is read exactly (past 2^53 two different numbers read as
+ * one float, and an index beyond its total passed as equal to it, checking nothing).
+ */
+export const maxShards = 1000;
+
+/**
+ * `"2/3"` as a shard; undefined when there is no value. Anything but two whole numbers in
+ * ASCII digits with 1 <= INDEX <= TOTAL <= maxShards is refused: an empty value, spaces, a sign,
+ * a fraction or a leading zero is a mistake in the CI matrix, and guessing would run the whole
+ * check, or none of it, in a job meant to run one part. An InputError names `from`.
+ */
 export function parseShard(value: string | undefined, from = '--shard'): Shard | undefined {
-  if (value === undefined || value === '') return undefined;
-  const m = /^([1-9]\d*)\/([1-9]\d*)$/.exec(value.trim());
-  if (!m || Number(m[1]) > Number(m[2])) {
-    throw new InputError('usage', `Unexpected ${from} ${JSON.stringify(value)}, expected INDEX/TOTAL with 1 <= INDEX <= TOTAL, such as 1/3`);
+  if (value === undefined) return undefined;
+  const m = /^([1-9][0-9]{0,3})\/([1-9][0-9]{0,3})$/.exec(value);
+  const index = m ? Number(m[1]) : NaN;
+  const total = m ? Number(m[2]) : NaN;
+  if (!(index <= total && total <= maxShards)) {
+    throw new InputError('usage', `Unexpected ${from} ${JSON.stringify(value)}, expected INDEX/TOTAL with 1 <= INDEX <= TOTAL <= ${maxShards} in digits, such as 2/3`);
   }
-  return { index: Number(m[1]), total: Number(m[2]) };
+  return { index, total };
 }
 
 /** This shard's part of `items`: contiguous, in the given order, sizes differing by at most one. */
