@@ -88,7 +88,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const { listCases, renderCase } = await import('./render/render.js');
       const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
       if (opts.list) {
-        for (const c of listCases(project.module)) process.stdout.write(`${c.prompt} ${c.case}\n`);
+        const { inert } = await import('./report/inert.js');
+        // Names come from file names and cases files: one pair a line, whatever they hold.
+        for (const c of listCases(project.module)) process.stdout.write(`${inert(c.prompt)} ${inert(c.case)}\n`);
         return;
       }
       if (prompt === undefined) throw new InputError('usage', 'Expected a prompt name, or --list (see `prompt-contract render --list`)');
@@ -147,8 +149,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
         const { toJsonReport } = await import('./report/format.js');
         process.stdout.write(`${JSON.stringify({ version: 1, examples, diagnostics: toJsonReport(diagnostics).diagnostics }, null, 2)}\n`);
       } else {
-        const { visible } = await import('./report/format.js');
-        for (const e of result.examples) process.stdout.write(visible(`${input.name}:${e.line}:${e.column}  ${e.notation.padEnd(18)} ${e.name} ${JSON.stringify(e.arguments)}`) + '\n');
+        const { inert } = await import('./report/inert.js');
+        for (const e of result.examples) process.stdout.write(inert(`${input.name}:${e.line}:${e.column}  ${e.notation.padEnd(18)} ${e.name} ${JSON.stringify(e.arguments)}`) + '\n');
         if (result.examples.length === 0) process.stdout.write('No tool-call examples found.\n');
         if (diagnostics.length > 0) {
           const { formatPretty } = await import('./report/format.js');
@@ -284,18 +286,28 @@ export async function main(argv: readonly string[]): Promise<number> {
       // --help and --version end through here too, with code 0.
       return error.exitCode === 0 ? 0 : EXIT_CANNOT_RUN;
     }
-    const { visible } = await import('./report/format.js');
+    const { inert } = await import('./report/inert.js');
     if (error instanceof InputError) {
-      process.stderr.write(`prompt-contract: ${visible(error.format())}\n`);
-      if (debugging()) process.stderr.write(`${stackOf(error)}\n`);
+      // `format` shows the message and file inert: a line break from a checked file starts no line of its own.
+      process.stderr.write(`prompt-contract: ${error.format()}\n`);
+      if (debugging()) process.stderr.write(`${inertStack(error, inert)}\n`);
       await reportCannotRun(argv, { ruleId: error.code, severity: 'error', message: error.message, ...placeOf(error) });
       return EXIT_CANNOT_RUN;
     }
     const message = internalErrorMessage(error);
-    process.stderr.write(`prompt-contract: ${visible(message)}\n`);
-    await reportCannotRun(argv, { ruleId: 'internal', severity: 'error', message: message.split('\n')[0]! });
+    process.stderr.write(`prompt-contract: ${inert(message)}\n`);
+    if (debugging()) process.stderr.write(`${inertStack(error, inert)}\n`);
+    await reportCannotRun(argv, { ruleId: 'internal', severity: 'error', message });
     return EXIT_CANNOT_RUN;
   }
+}
+
+/** The stack trace, one frame a line as the runtime broke it; each line is inert (the first holds the message, which may quote a checked file). */
+function inertStack(error: unknown, inert: (text: string) => string): string {
+  return stackOf(error)
+    .split('\n')
+    .map((line) => inert(line))
+    .join('\n');
 }
 
 function placeOf(error: InputError): Pick<Diagnostic, 'file' | 'line' | 'column'> {
@@ -344,11 +356,10 @@ function stackOf(error: unknown): string {
  */
 function internalErrorMessage(error: unknown): string {
   const message = errorMessage(error);
-  const detail = debugging() ? `\n${stackOf(error)}` : '';
   if (error instanceof RangeError && /call stack size/i.test(message)) {
-    return `could not run: the input nests too deeply to process (${message}); expected fewer levels of nesting${detail}`;
+    return `could not run: the input nests too deeply to process (${message}); expected fewer levels of nesting`;
   }
-  return `could not run: ${message} (an internal error of prompt-contract: please report it, with the stack trace that PROMPT_CONTRACT_DEBUG=1 prints)${detail}`;
+  return `could not run: ${message} (an internal error of prompt-contract: please report it, with the stack trace that PROMPT_CONTRACT_DEBUG=1 prints)`;
 }
 
 /**

@@ -1,6 +1,9 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { styleText } from 'node:util';
 import { summarize, type Diagnostic, type Severity } from './diagnostic.js';
+import { inert, inertLines } from './inert.js';
+
+export { inert } from './inert.js';
 
 export type FormatName = 'pretty' | 'json' | 'github' | 'markdown';
 
@@ -30,15 +33,6 @@ function paint(color: boolean, format: Parameters<typeof styleText>[0], text: st
   return color ? styleText(format, text) : text;
 }
 
-/**
- * `text` with the control characters a terminal acts on (an escape sequence, a bell, a
- * carriage return, C1 controls) written out as `\u001b`: tool names, values and file names
- * come from the files checked, and must not clear a reviewer's screen or forge output.
- */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 const severityColor: Record<Severity, Parameters<typeof styleText>[0]> = { error: 'red', warning: 'yellow', info: 'blue' };
 
 /** Grouped by file, one finding a line with its position, like a linter's default output. */
@@ -50,20 +44,21 @@ export function formatPretty(diagnostics: readonly Diagnostic[], options: { colo
   for (const d of sorted) {
     if (d.file !== current) {
       if (current !== null) out.push('');
-      out.push(paint(color, 'underline', visible(d.file ?? '(project)')));
+      out.push(paint(color, 'underline', inert(d.file ?? '(project)')));
       current = d.file;
     }
     const pos = d.line === undefined ? '' : `${d.line}:${d.column ?? 1}`;
-    const tool = d.tool === undefined ? '' : `[${visible(d.tool)}] `;
-    out.push(`  ${pos.padEnd(7)} ${paint(color, severityColor[d.severity], d.severity.padEnd(7))} ${tool}${visible(d.message)}  ${paint(color, 'dim', d.ruleId)}`);
+    const tool = d.tool === undefined ? '' : `[${inert(d.tool)}] `;
+    out.push(`  ${pos.padEnd(7)} ${paint(color, severityColor[d.severity], d.severity.padEnd(7))} ${tool}${inert(d.message)}  ${paint(color, 'dim', inert(d.ruleId))}`);
     if (d.witnesses && d.witnesses.length > 0) {
       const shown = d.witnesses.map((w) => (w.value === undefined ? w.id : `${w.id} (${JSON.stringify(w.value)})`)).join(', ');
       const more = (d.witnessCount ?? d.witnesses.length) - d.witnesses.length;
-      out.push(`          witnesses: ${visible(shown)}${more > 0 ? `, and ${more} more` : ''}`);
+      out.push(`          witnesses: ${inert(shown)}${more > 0 ? `, and ${more} more` : ''}`);
     }
-    if (d.fix !== undefined) out.push(`          fix: ${visible(d.fix)}`);
-    if (d.detail !== undefined) out.push(...d.detail.split('\n').map((l) => `          ${visible(l)}`));
-    for (const r of d.related ?? []) out.push(`          ${visible(r.message)}: ${visible(r.file)}${r.line === undefined ? '' : `:${r.line}`}`);
+    if (d.fix !== undefined) out.push(`          fix: ${inert(d.fix)}`);
+    // A detail (a snapshot's diff) is ours to break into lines; what is inside each line is not.
+    if (d.detail !== undefined) out.push(...inertLines(d.detail).split('\n').map((l) => `          ${l}`));
+    for (const r of d.related ?? []) out.push(`          ${inert(r.message)}: ${inert(r.file)}${r.line === undefined ? '' : `:${r.line}`}`);
   }
   const s = summarize(diagnostics);
   const total = s.errors + s.warnings + s.infos;
@@ -72,11 +67,13 @@ export function formatPretty(diagnostics: readonly Diagnostic[], options: { colo
   return `${out.join('\n')}\n`;
 }
 
-function escapeData(text: string): string {
+/** Workflow command data: `%` first (the runner decodes `%25` last), then the line breaks that would end the command. */
+export function escapeData(text: string): string {
   return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
 }
 
-function escapeProperty(text: string): string {
+/** A workflow command property: as data, and `:` and `,`, which end a property. */
+export function escapeProperty(text: string): string {
   return escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
 }
 
@@ -99,27 +96,40 @@ export function formatGithub(diagnostics: readonly Diagnostic[], workspace: stri
   return sortDiagnostics(diagnostics)
     .map((d) => {
       const props = [
-        d.file === undefined ? undefined : `file=${escapeProperty(visible(workspacePath(d.file, workspace)))}`,
+        d.file === undefined ? undefined : `file=${escapeProperty(inert(workspacePath(d.file, workspace)))}`,
         d.line === undefined ? undefined : `line=${d.line}`,
         d.column === undefined ? undefined : `col=${d.column}`,
         // The tool in the title: findings about three tools must not read as one annotation repeated.
-        `title=${escapeProperty(d.tool === undefined ? d.ruleId : `${d.ruleId} (${visible(d.tool)})`)}`,
+        `title=${escapeProperty(inert(d.tool === undefined ? d.ruleId : `${d.ruleId} (${d.tool})`))}`,
       ].filter((p) => p !== undefined);
       // The other places the finding involves (the handler type's file and line), as the pretty format lists them.
-      const related = (d.related ?? []).map((r) => `\n${r.message}: ${workspacePath(r.file, workspace)}${r.line === undefined ? '' : `:${r.line}`}`).join('');
-      const extra = related + (d.fix === undefined ? '' : `\n${d.fix}`) + (d.detail === undefined ? '' : `\n${d.detail}`);
-      // Control characters from checked files are shown, not run: a CI log renders ANSI sequences.
-      return `::${level[d.severity]} ${props.join(',')}::${escapeData(visible(d.message + extra))}\n`;
+      const related = (d.related ?? []).map((r) => `\n${inert(r.message)}: ${inert(workspacePath(r.file, workspace))}${r.line === undefined ? '' : `:${r.line}`}`).join('');
+      const extra = related + (d.fix === undefined ? '' : `\n${inert(d.fix)}`) + (d.detail === undefined ? '' : `\n${inertLines(d.detail)}`);
+      // The annotation's own lines are ours; a line break from a checked file is shown as `\n`, and the data escape keeps it all one command.
+      return `::${level[d.severity]} ${props.join(',')}::${escapeData(inert(d.message) + extra)}\n`;
     })
     .join('');
 }
 
 function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
 
-function cell(text: string): string {
-  return visible(text.replaceAll('\n', ' ')).replaceAll('|', '\\|');
+/**
+ * Text from checked files as a Markdown code span, in which nothing is a link, an image, HTML,
+ * an emphasis or an @-mention: the fence is longer than any run of backticks inside, and a
+ * space pads content that starts or ends with a backtick (CommonMark strips one each side).
+ * Pipes are escaped for the table the span sits in, with an odd number of backslashes before
+ * each: an even run would escape itself and let the pipe end the cell, and the span with it.
+ */
+export function markdownCode(text: string): string {
+  const shown = inert(text);
+  if (shown === '') return '';
+  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = shown.startsWith('`') || shown.endsWith('`') || (shown.startsWith(' ') && shown.endsWith(' ') && shown.trim() !== '') ? ' ' : '';
+  const span = `${fence}${pad}${shown}${pad}${fence}`;
+  return span.replace(/(\\*)\|/g, (_m, run: string) => `${run}${run.length % 2 === 0 ? '' : '\\'}\\|`);
 }
 
 /** A summary for a pull-request comment: counts, then a table of findings. */
@@ -130,17 +140,21 @@ export function formatMarkdown(diagnostics: readonly Diagnostic[], title = 'prom
   if (diagnostics.length === 0) return `${lines.join('\n')}Prompts, examples and tool schemas agree.\n`;
   lines.push('| | Rule | Where | Finding |', '|---|---|---|---|');
   const mark: Record<Severity, string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
+  // Every text that can come from a checked file (names, values, paths, messages quoting them) is a code span: a PR comment renders the rest.
   for (const d of sortDiagnostics(diagnostics)) {
-    const where = d.file === undefined ? (d.tool ?? '') : `\`${d.file}${d.line === undefined ? '' : `:${d.line}`}\``;
-    const witnesses = d.witnesses && d.witnesses.length > 0 ? ` Witnesses: ${d.witnesses.map((w) => `\`${w.id}\``).join(', ')}.` : '';
-    const fix = d.fix === undefined ? '' : ` **Fix:** ${d.fix}`;
-    lines.push(`| ${mark[d.severity]} | \`${d.ruleId}\` | ${cell(where)} | ${cell(d.message + witnesses + fix)} |`);
+    const where = d.file === undefined ? markdownCode(d.tool ?? '') : markdownCode(`${d.file}${d.line === undefined ? '' : `:${d.line}`}`);
+    const witnesses = d.witnesses && d.witnesses.length > 0 ? ` Witnesses: ${d.witnesses.map((w) => markdownCode(w.id)).join(', ')}.` : '';
+    const fix = d.fix === undefined ? '' : ` **Fix:** ${markdownCode(d.fix)}`;
+    lines.push(`| ${mark[d.severity]} | ${markdownCode(d.ruleId)} | ${where} | ${markdownCode(d.message)}${witnesses}${fix} |`);
   }
   const details = sortDiagnostics(diagnostics).filter((d) => d.detail !== undefined);
   for (const d of details) {
+    const detail = inertLines(d.detail!);
     // A fence longer than any run of backticks in the diff: a snapshot's own fences must not close it.
-    const fence = '`'.repeat(Math.max(3, ...[...d.detail!.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    lines.push('', `<details><summary>${d.ruleId}: ${escapeHtml(visible(d.file ?? ''))}</summary>`, '', `${fence}diff`, visible(d.detail!), fence, '', '</details>');
+    const fence = '`'.repeat(Math.max(3, ...[...detail.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    // The summary holds the rule id alone: HTML is rendered, and a file name in it could hold a mention.
+    const file = d.file === undefined ? [] : ['', markdownCode(d.file)];
+    lines.push('', `<details><summary>${escapeHtml(d.ruleId)}</summary>`, ...file, '', `${fence}diff`, detail, fence, '', '</details>');
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,3 +1,5 @@
+import { inert } from '../report/inert.js';
+
 /**
  * Raised when prompt-contract cannot run at all: a missing or malformed config, an
  * unreadable file, a template that does not compile, an unreachable database. The CLI
@@ -20,10 +22,14 @@ export class InputError extends Error {
     this.column = place.column;
   }
 
-  /** `file:line:column: message (code)`, the shape editors and terminals turn into links. */
+  /**
+   * `file:line:column: message (code)`, the shape editors and terminals turn into links. One
+   * line, whatever the message quotes: a name or value from a checked file is shown inert
+   * (see src/report/inert.ts), as a terminal, a CI log and a test runner all print it.
+   */
   format(): string {
-    const where = this.file === undefined ? '' : `${this.file}${this.line === undefined ? '' : `:${this.line}${this.column === undefined ? '' : `:${this.column}`}`}: `;
-    return `${where}${this.message} (${this.code})`;
+    const where = this.file === undefined ? '' : `${inert(this.file)}${this.line === undefined ? '' : `:${this.line}${this.column === undefined ? '' : `:${this.column}`}`}: `;
+    return `${where}${inert(this.message)} (${this.code})`;
   }
 }
 
