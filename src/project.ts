@@ -87,6 +87,64 @@ function assertUniqueNames(tools: readonly ToolSpec[], shown: string): void {
   }
 }
 
+/**
+ * A tool built in code can hold values no request can carry: JSON has no `Infinity`, `NaN` or
+ * `undefined` list item (each is sent as `null`), nor a bigint, a function or a Date. The
+ * model would be sent something other than what the checks read; such a value is refused at
+ * the tool's place, with where it sits in the definition.
+ */
+export function assertSendable(tool: ToolSpec, shown: string): void {
+  const parts: Array<[string, unknown]> = [['inputSchema', tool.inputSchema]];
+  if (tool.provided) parts.push(['definition', tool.provided.definition]);
+  for (const [what, root] of parts) {
+    const bad = unsendable(root, '');
+    if (bad === undefined) continue;
+    const file = tool.origin.file ?? shown;
+    throw new InputError(
+      'config/tool-shape',
+      `Unexpected ${bad.value} at \`${bad.pointer || '/'}\` in the ${what === 'inputSchema' ? 'input schema' : 'definition'} of tool \`${tool.name}\`: ${bad.why}; expected a JSON value (a finite number, a string, true, false, null, a list or an object)`,
+      { file, ...(tool.origin.line === undefined ? {} : { line: tool.origin.line, column: tool.origin.column }) },
+    );
+  }
+}
+
+function unsendable(value: unknown, pointer: string, depth = 0): { pointer: string; value: string; why: string } | undefined {
+  if (depth > 512) return undefined;
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? undefined : { pointer, value: `\`${String(value)}\``, why: 'JSON cannot write it, and the provider is sent `null` in its place' };
+    case 'bigint':
+      return { pointer, value: `bigint \`${value}n\``, why: 'JSON cannot write it' };
+    case 'function':
+    case 'symbol':
+      return { pointer, value: `${typeof value}`, why: 'JSON cannot write it, and it is left out of the request' };
+    case 'undefined':
+      return { pointer, value: '`undefined`', why: 'in a list it is sent as `null`' };
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = unsendable(value[i], `${pointer}/${i}`, depth + 1);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (value instanceof Date || value instanceof RegExp || value instanceof Map || value instanceof Set) {
+    return { pointer, value: `a ${value.constructor.name}`, why: 'JSON writes it as something else (a string or `{}`)' };
+  }
+  for (const [key, child] of Object.entries(value)) {
+    // An `undefined` member is left out of the request, as it is left out of every check.
+    if (child === undefined) continue;
+    const bad = unsendable(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
 function handlerRef(value: HandlerConfig, root: string, tool: string, configFile: string): HandlerRef {
   if (typeof value !== 'string') return value.kind === 'typescript' ? { ...value, file: isAbsolute(value.file) ? value.file : resolve(root, value.file) } : value;
   const hash = value.lastIndexOf('#');
@@ -116,7 +174,10 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     placeModuleTools(tools, config.file, config.root, display);
   }
   // Tools read from a JSON file were checked as they were read; tools from modules are checked here.
-  if (typeof config.tools !== 'string') assertUniqueNames(tools, display(config.file));
+  if (typeof config.tools !== 'string') {
+    assertUniqueNames(tools, display(config.file));
+    for (const tool of tools) assertSendable(tool, display(config.file));
+  }
   // Unknown config keys come first: a misspelled key switches a check off silently otherwise.
   const diagnostics: Diagnostic[] = [...config.findings];
   if (config.descriptions !== undefined) {

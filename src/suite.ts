@@ -344,6 +344,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         }
         const rendered = await placed(cwd, () => renderCase(module, prompt, caseName, registry));
         const state = snapshotState();
+        // Before the snapshot is read: one replaced during the check is then stored as unseen.
+        const stampBefore = cache?.snapshotStamp(ref);
         // Run both checks and report both: a stale example must not hide behind a snapshot diff.
         const result = await placed(cwd, () => reconcile(file, formatSnapshot(rendered), updateMode(state), process.cwd(), config.snapshots));
         count(state, result);
@@ -358,7 +360,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         const examples = checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notations });
         // What `check` keeps for this case: a written or updated snapshot is the file as now written.
         // An input error `check` stops the case at, even where the policy lowered it, is all `check` reports for it.
-        cache?.storeCase(ref, rawInput.some((d) => d.severity === 'error') ? rawInput : [...rawInput, ...examples, ...run.snapshotFindings(result.status === 'written' || result.status === 'updated' ? { ...result, status: 'matched' } : result, ref)]);
+        const written = result.status === 'written' || result.status === 'updated';
+        cache?.storeCase(ref, rawInput.some((d) => d.severity === 'error') ? rawInput : [...rawInput, ...examples, ...run.snapshotFindings(written ? { ...result, status: 'matched' } : result, ref)], written ? cache.snapshotStamp(ref) : stampBefore!);
         settledCases.add(file);
         for (const d of examples) {
           const key = findingKey(d);

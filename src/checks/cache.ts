@@ -10,20 +10,26 @@
  *   definitions as sent (descriptions merged, handler references), the options that change
  *   findings, and where the command runs (findings name paths relative to it);
  * - a prompt: its whole `.prompt` file, every partial, its examples, few-shot turns and stub files;
- * - a case: its cases file, and its snapshot file's size, time and inode.
+ * - a case: its cases file, and its snapshot file's size, times and inode as they were before
+ *   the check read it.
  * When no file under the prompts folder (nor a data file it names outside it) has a new size,
- * time or inode, the files are not even parsed: the last run's findings stand whole. Sizes and
- * times are read before the files are, so an edit made during a run is seen by the next.
+ * time or inode, the files are not even parsed: the last run's findings stand whole. Every
+ * stamp is taken before the file is read (the folder's when the cache opens, a data file's as
+ * `readRegularFileSync` opens it, a snapshot's before its case is checked), never after: a
+ * file replaced during a run is then seen changed by the next, which checks it again.
  * A config with custom notations is not cached: their code may live in any file it imports.
  * Policy (severity overrides, ignore entries) is applied after the cache, on every run.
  *
  * The cache is one JSON file per config, written whole to a temporary file and renamed: an
- * interrupted run leaves the previous cache or none. An unreadable or foreign cache file is
- * ignored and replaced.
+ * interrupted run leaves the previous cache or none. A cache file that does not parse, has
+ * another shape than this version writes, or whose list of cases does not match the stamps it
+ * was stored with, is read as empty and replaced: a cache only ever saves time.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readRegularFileSync, replaceFile } from '../util/files.js';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { z } from 'zod';
+import { readRegularFileSync, replaceFile, stampAtRead, stampNow } from '../util/files.js';
+import { exactKey } from '../util/values.js';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,42 +38,72 @@ import type { Project } from '../project.js';
 import { snapshotFile } from '../snapshot/state.js';
 import type { CaseRef } from './cases.js';
 
-const FORMAT = 4;
+const FORMAT = 5;
 /** The environment variable that names another cache folder (CI caches keep it between jobs). */
 export const CACHE_DIR_ENV = 'PROMPT_CONTRACT_CACHE_DIR';
 
-interface Entry {
-  key: string;
-  diagnostics: Diagnostic[];
-}
-
-interface CaseEntry extends Entry {
-  /** The snapshot's stamp when the case was checked. */
-  snapshot: string;
-}
-
-interface CacheFile {
-  format: number;
-  run: string;
+// The shape this version writes. A findings list is checked to the fields every report reads;
+// the rest of a finding passes as stored (it was written by this same version: `run` says so).
+const diagnosticShape = z.looseObject({ ruleId: z.string(), severity: z.enum(['error', 'warning', 'info']), message: z.string() });
+const entryShape = z.object({ key: z.string(), diagnostics: z.array(diagnosticShape) });
+const cacheShape = z.object({
+  format: z.literal(FORMAT),
+  run: z.string(),
   /** When the run that wrote it began (ms since the epoch), before it read any stamp. */
-  at: number;
-  cases: Record<string, CaseEntry>;
-  items: Record<string, Entry>;
+  at: z.number().finite(),
+  cases: z.record(z.string(), entryShape.extend({ /** The snapshot's stamp before the case was checked. */ snapshot: z.string() })),
+  items: z.record(z.string(), entryShape),
   /** Stamp of every file the prompt module was read from, as of the last run that read it whole. */
-  files?: Record<string, string>;
+  files: z.record(z.string(), z.string()).optional(),
   /** The cases of that run, in order, and its prompts. */
-  order?: CaseRef[];
-  prompts?: string[];
+  order: z.array(z.object({ prompt: z.string(), case: z.string() })).optional(),
+  prompts: z.array(z.string()).optional(),
+  /** A hash of `run`, `files`, `order` and `prompts` together: a list of cases can only be reused with the stamps it was stored with. */
+  module: z.string().optional(),
   /** The findings of the recorded-call files, under a key of their stamps and the options. */
-  recorded?: Entry;
+  recorded: entryShape.optional(),
   /** The provider lint's findings by the providers linted (the tools are in the run's key). */
+  lint: z.record(z.string(), z.array(diagnosticShape)).optional(),
+});
+type CacheFile = Omit<z.infer<typeof cacheShape>, 'cases' | 'items' | 'recorded' | 'lint'> & {
+  cases: Record<string, { key: string; snapshot: string; diagnostics: Diagnostic[] }>;
+  items: Record<string, { key: string; diagnostics: Diagnostic[] }>;
+  recorded?: { key: string; diagnostics: Diagnostic[] };
   lint?: Record<string, Diagnostic[]>;
+};
+
+/** The cache file's content when it has this version's shape; undefined for anything else (torn, foreign, hand-edited). */
+export function parseCacheFile(text: string): CacheFile | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = cacheShape.safeParse(json);
+  return parsed.success ? (parsed.data as CacheFile) : undefined;
 }
 
-/** Every file below `dir` that the prompt module reads or could read (dot files and node_modules are skipped, as it skips them), with its stamp. */
-function stampsBelow(dir: string, into: Record<string, string>): void {
+/** What binds a list of cases to the stamps of the files it was read from. */
+function moduleSeal(run: string, files: Record<string, string>, order: readonly CaseRef[], prompts: readonly string[]): string {
+  return sha(run, JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), JSON.stringify(order.map((r) => [r.prompt, r.case])), JSON.stringify(prompts));
+}
+
+/**
+ * Every file below `dir` that the prompt module reads or could read (dot files and node_modules
+ * are skipped, as it skips them), with its stamp. A symbolic link is followed, as the module
+ * follows it, so a file reached through a linked folder is stamped like any other; a folder
+ * already entered (a link loop) is stamped once.
+ */
+function stampsBelow(dir: string, into: Record<string, string>, seen = new Set<string>()): void {
   let entries;
   try {
+    const real = realpathSync(dir);
+    if (seen.has(real)) {
+      into[dir] = `loop:${real}`;
+      return;
+    }
+    seen.add(real);
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     into[dir] = 'unreadable folder';
@@ -76,8 +112,16 @@ function stampsBelow(dir: string, into: Record<string, string>): void {
   for (const e of entries) {
     if (e.name.startsWith('.') || e.name === 'node_modules') continue;
     const path = join(dir, e.name);
-    if (e.isDirectory()) stampsBelow(path, into);
+    if (e.isDirectory() || (e.isSymbolicLink() && isFolder(path))) stampsBelow(path, into, seen);
     else into[path] = stamp(path);
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -94,15 +138,7 @@ const sha = (...parts: readonly string[]): string => {
 };
 
 /** Size, times and inode of a file, or `absent`: what a snapshot's key holds (reading 5,000 snapshots would cost more than their checks save). */
-function stamp(file: string): string {
-  try {
-    const s = statSync(file, { bigint: true });
-    // The change time too: an in-place write that restores the modification time (`cp -p`, `touch -r`) still moves it.
-    return s.isFile() ? `${s.size}:${s.mtimeNs}:${s.ino}:${s.ctimeNs}` : `not a file:${s.mode}`;
-  } catch {
-    return 'absent';
-  }
-}
+const stamp = stampNow;
 
 /**
  * Whether a stamp is too close to the run that took it to be trusted, as Git treats a racily
@@ -177,13 +213,13 @@ export class CheckCache {
   #moduleUnchanged = false;
   reused = 0;
 
-  private constructor(project: Project, file: string, run: string, old: CacheFile | undefined) {
+  private constructor(project: Project, file: string, run: string, old: CacheFile | undefined, exists: boolean) {
     this.#project = project;
     this.#file = file;
-    this.#old = old?.format === FORMAT && old.run === run ? old : undefined;
+    this.#old = old?.run === run ? old : undefined;
     // What this run does not settle anew (another shard's cases, a fast run's prompt entries) stays as it was.
     this.#next = { ...(this.#old ?? {}), format: FORMAT, run, at: Date.now(), cases: { ...(this.#old?.cases ?? {}) }, items: { ...(this.#old?.items ?? {}) } };
-    if (old && !this.#old) this.#changed = true;
+    if (exists && !this.#old) this.#changed = true;
     stampsBelow(resolve(project.cwd ?? process.cwd(), project.config.prompts), this.#below);
   }
 
@@ -196,6 +232,8 @@ export class CheckCache {
   unchangedEntries(): { order: CaseRef[]; prompts: string[]; cases: Map<string, Diagnostic[]>; items: Map<string, Diagnostic[]> } | undefined {
     const old = this.#old;
     if (!old?.files || !old.order || !old.prompts) return undefined;
+    // A list of cases stored apart from the stamps it was read with (a hand-edited or foreign file) is never trusted: it could leave cases out.
+    if (old.module !== moduleSeal(old.run, old.files, old.order, old.prompts)) return undefined;
     const now: Record<string, string> = { ...this.#below };
     for (const file of Object.keys(old.files)) if (!(file in now)) now[file] = stamp(file);
     if (!sameStamps(now, old.files) || Object.values(old.files).some((s) => racy(s, old.at))) return undefined;
@@ -203,7 +241,7 @@ export class CheckCache {
     for (const ref of old.order) {
       const id = CheckCache.#id(ref);
       const entry = old.cases[id];
-      if (entry && !racy(entry.snapshot, old.at) && entry.snapshot === this.#snapshotStamp(ref)) cases.set(id, entry.diagnostics);
+      if (entry && !racy(entry.snapshot, old.at) && entry.snapshot === this.snapshotStamp(ref)) cases.set(id, entry.diagnostics);
     }
     const items = new Map<string, Diagnostic[]>();
     for (const prompt of old.prompts) {
@@ -253,19 +291,18 @@ export class CheckCache {
       config.file,
       configText,
       project.cwd ?? process.cwd(),
-      // Maps (the places of schema nodes, where findings point) as their entries: JSON.stringify would write `{}`.
-      JSON.stringify(project.tools, (_key, value: unknown) => (value instanceof Map ? [...value] : value)),
+      // Every value a tool can carry, told apart: JSON.stringify writes Infinity, NaN and an `undefined` in a list all as `null`.
+      exactKey(project.tools),
       JSON.stringify({ strict: options.strict, snapshots: config.snapshots, prompts: config.prompts }),
     );
     let old: CacheFile | undefined;
     try {
       // Not a plain read: whatever sits at the path (a named pipe) must not keep the run waiting.
-      const parsed = JSON.parse(readRegularFileSync(file)) as CacheFile;
-      if (parsed && typeof parsed === 'object' && parsed.cases && parsed.items) old = parsed;
+      old = parseCacheFile(readRegularFileSync(file));
     } catch {
       old = undefined;
     }
-    return new CheckCache(project, file, run, old);
+    return new CheckCache(project, file, run, old, existsSync(file));
   }
 
   /** The hash of a data file's text as parsed, once per file. */
@@ -293,14 +330,18 @@ export class CheckCache {
     return (this.#partials ??= sha(...[...this.#project.module.partials.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, source]) => [name, source.file, String(source.bodyLine), source.body])));
   }
 
-  #caseKey(ref: CaseRef): string {
+  #caseKey(ref: CaseRef, snapshot: string): string {
     const definition = this.#project.module.prompts.get(ref.prompt)!.cases.get(ref.case)!;
     const casesFile = definition.doc ? this.#hashOf(`yaml:${definition.doc.file}`, definition.doc.text) : sha(JSON.stringify(definition));
-    return sha(this.#promptKey(ref.prompt), ref.case, casesFile, this.#snapshotStamp(ref));
+    return sha(this.#promptKey(ref.prompt), ref.case, casesFile, snapshot);
   }
 
-  /** Read each time: the Jest suite writes snapshots during its run (`-u`), and the entry stored after must name the file as written. */
-  #snapshotStamp(ref: CaseRef): string {
+  /**
+   * The stamp of a case's snapshot now. Take it before the case's check reads the snapshot and
+   * store the case under it: a snapshot replaced during the check then differs from it on the
+   * next run. After a write of our own (`-u`), take it after the write: the file is as written.
+   */
+  snapshotStamp(ref: CaseRef): string {
     return stamp(snapshotFile(this.#project.config.snapshots, ref.prompt, ref.case));
   }
 
@@ -311,15 +352,16 @@ export class CheckCache {
   /** The findings of a case from the last run, when nothing they depend on changed. */
   case(ref: CaseRef): Diagnostic[] | undefined {
     const entry = this.#old?.cases[CheckCache.#id(ref)];
-    if (entry && !racy(entry.snapshot, this.#old!.at) && entry.key === this.#caseKey(ref)) {
+    if (entry && !racy(entry.snapshot, this.#old!.at) && entry.key === this.#caseKey(ref, this.snapshotStamp(ref))) {
       this.reused++;
       return entry.diagnostics;
     }
     return undefined;
   }
 
-  storeCase(ref: CaseRef, diagnostics: Diagnostic[]): void {
-    this.#next.cases[CheckCache.#id(ref)] = { key: this.#caseKey(ref), snapshot: this.#snapshotStamp(ref), diagnostics };
+  /** Keeps a case's findings under `snapshot`, the snapshot's stamp taken before the check read it (see snapshotStamp). */
+  storeCase(ref: CaseRef, diagnostics: Diagnostic[], snapshot: string): void {
+    this.#next.cases[CheckCache.#id(ref)] = { key: this.#caseKey(ref, snapshot), snapshot, diagnostics };
     this.#changed = true;
   }
 
@@ -400,18 +442,21 @@ export class CheckCache {
       for (const prompt of module.prompts.values()) {
         for (const doc of [prompt.examples?.doc, prompt.turns?.doc, prompt.retrieval?.doc]) {
           const path = doc ? resolve(cwd, doc.file) : undefined;
-          if (path !== undefined && !(path in files)) files[path] = stamp(path);
+          // Its stamp as it was read, never as it is now: it may have been replaced since.
+          if (path !== undefined && !(path in files)) files[path] = stampAtRead(path) ?? 'not read';
         }
       }
       const prompts = [...module.prompts.keys()];
-      const same = this.#old?.files && sameStamps(files, this.#old.files) && JSON.stringify(this.#old.order) === JSON.stringify(cases) && JSON.stringify(this.#old.prompts) === JSON.stringify(prompts);
+      const order = cases.map((r) => ({ prompt: r.prompt, case: r.case }));
+      const same = this.#old?.files && sameStamps(files, this.#old.files) && JSON.stringify(this.#old.order) === JSON.stringify(order) && JSON.stringify(this.#old.prompts) === JSON.stringify(prompts);
       if (!same) this.#changed = true;
-      Object.assign(this.#next, { files, order: [...cases], prompts });
+      Object.assign(this.#next, { files, order, prompts, module: moduleSeal(this.#next.run, files, order, prompts) });
     } else {
       // A partial run leaves the module's stamps unknown: the next run reads the module.
       delete this.#next.files;
       delete this.#next.order;
       delete this.#next.prompts;
+      delete this.#next.module;
       this.#changed = true;
     }
   }

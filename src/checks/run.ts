@@ -272,11 +272,13 @@ async function promptFindings(project: Project, options: CheckOptions & { compil
   const items = new Map<string, Diagnostic[] | undefined>(shard === undefined ? prompts.map((prompt) => [prompt, cache?.items(prompt)]) : []);
   const itemsTodo = [...items].flatMap(([prompt, found]) => (found === undefined ? [prompt] : []));
   const groups = caseGroups(todo.map((i) => mine[i]!), itemsTodo);
+  // Before any case reads its snapshot: a snapshot replaced during the run is then stored as unseen.
+  const snapshotStamps = cache ? todo.map((i) => cache.snapshotStamp(mine[i]!)) : [];
   const done = await checkGroups(project, groups, { compiler, ...(options.workers === undefined ? {} : { workers: options.workers }) });
   const fresh = done.flatMap((result) => result.cases);
   todo.forEach((i, k) => {
     results[i] = fresh[k]!;
-    cache?.storeCase(mine[i]!, fresh[k]!);
+    cache?.storeCase(mine[i]!, fresh[k]!, snapshotStamps[k]!);
   });
   for (const found of results) findings.push(...found!);
   groups.forEach((group, g) => {

@@ -7,8 +7,8 @@
  * for a writer, and the check is made on the open descriptor (no window between a `stat`
  * and the `open` for the path to change). `O_NONBLOCK` changes nothing for regular files.
  */
-import { chmodSync, closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 
@@ -73,8 +73,10 @@ export function readRegularFileSync(file: string, encoding: null): Buffer;
 export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf8'): string | Buffer {
   const fd = openSync(file, READ_NONBLOCK);
   try {
-    const stats = fstatSync(fd);
+    const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) throw new NotRegularFileError(file, describeFileKind(stats));
+    // Taken from the open file before a byte is read: an edit made during the read moves it, so a cache keyed by it sees the edit.
+    readStamps.set(resolve(file), stampOf(stats));
     if (encoding === null) return readFileSync(fd);
     const bytes = readFileSync(fd);
     // PowerShell's `>` and some Windows editors write UTF-16: read as UTF-8 it is NULs and mojibake, and every parser's complaint would mislead.
@@ -83,6 +85,35 @@ export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The stamp of a file: size, modification time, inode and change time (an in-place write that
+ * restores the modification time, as `cp -p` and `touch -r` do, still moves the change time).
+ */
+export function stampOf(stats: BigIntStats): string {
+  return stats.isFile() ? `${stats.size}:${stats.mtimeNs}:${stats.ino}:${stats.ctimeNs}` : `not a file:${stats.mode}`;
+}
+
+/** The stamp of the file at `path` now, following links, or `absent`. */
+export function stampNow(path: string): string {
+  try {
+    return stampOf(statSync(path, { bigint: true }));
+  } catch {
+    return 'absent';
+  }
+}
+
+/** Each file this thread read through `readRegularFileSync`, by absolute path: its stamp as it was opened, before the read. */
+const readStamps = new Map<string, string>();
+
+/**
+ * The stamp `path` had when this thread last read it, before reading it; undefined when it
+ * did not read it. A cache keys what was read by this stamp, never by one taken after the
+ * read: a file replaced in between would otherwise be stored as checked in its new form.
+ */
+export function stampAtRead(path: string): string | undefined {
+  return readStamps.get(resolve(path));
 }
 
 /** UTF-16 by its byte order mark, or by text whose every other byte is NUL (ASCII written as UTF-16). */

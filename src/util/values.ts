@@ -78,3 +78,78 @@ export function shownValue(value: unknown): unknown {
   };
   return small(value, 0) ? value : show(value, 120);
 }
+
+/**
+ * A text that tells apart every value a tool definition can carry, for a cache key: JSON
+ * would write `Infinity`, `-Infinity`, `NaN` and an `undefined` in a list all as `null`, a Map
+ * as `{}`, and throw on a bigint. Objects are written in their own key order (it is the order
+ * they are sent in); a value met again inside itself is written as a cycle mark.
+ */
+export function exactKey(value: unknown): string {
+  const parts: string[] = [];
+  const stack = new Set<object>();
+  const write = (v: unknown): void => {
+    switch (typeof v) {
+      case 'number':
+        // `-0` is sent as `0`, and every other number as itself.
+        parts.push(Number.isFinite(v) ? `n${v === 0 ? 0 : v}` : `n${String(v)}`);
+        return;
+      case 'string':
+        parts.push(`s${JSON.stringify(v)}`);
+        return;
+      case 'bigint':
+        parts.push(`b${v}`);
+        return;
+      case 'boolean':
+        parts.push(v ? 't' : 'f');
+        return;
+      case 'undefined':
+        parts.push('u');
+        return;
+      case 'symbol':
+        parts.push(`y${String(v.description)}`);
+        return;
+      case 'function':
+        parts.push(`F${v.name}:${String(v)}`);
+        return;
+    }
+    if (v === null) {
+      parts.push('z');
+      return;
+    }
+    const o = v as object;
+    if (stack.has(o)) {
+      parts.push('cycle');
+      return;
+    }
+    stack.add(o);
+    if (Array.isArray(o)) {
+      parts.push('[');
+      for (const item of o) write(item);
+      parts.push(']');
+    } else if (o instanceof Map) {
+      parts.push('M(');
+      for (const [k, item] of o) {
+        write(k);
+        write(item);
+      }
+      parts.push(')');
+    } else if (o instanceof Set) {
+      parts.push('S(');
+      for (const item of o) write(item);
+      parts.push(')');
+    } else if (o instanceof Date || o instanceof RegExp) {
+      parts.push(`${o.constructor.name}(${String(o)})`);
+    } else {
+      parts.push('{');
+      for (const key of Object.keys(o)) {
+        parts.push(`k${JSON.stringify(key)}`);
+        write((o as Record<string, unknown>)[key]);
+      }
+      parts.push('}');
+    }
+    stack.delete(o);
+  };
+  write(value);
+  return parts.join(',');
+}
