@@ -80,7 +80,7 @@ export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf
     if (encoding === null) return readFileSync(fd);
     const bytes = readFileSync(fd);
     // PowerShell's `>` and some Windows editors write UTF-16: read as UTF-8 it is NULs and mojibake, and every parser's complaint would mislead.
-    if (isUtf16(bytes)) throw new Error('it is UTF-16 text, not UTF-8: save it as UTF-8, as `Out-File -Encoding utf8` does in Windows PowerShell, where `>` writes UTF-16');
+    if (isUtf16(bytes)) throw new Error(UTF16_REASON);
     return bytes.toString('utf8');
   } finally {
     closeSync(fd);
@@ -116,8 +116,11 @@ export function stampAtRead(path: string): string | undefined {
   return readStamps.get(resolve(path));
 }
 
-/** UTF-16 by its byte order mark, or by text whose every other byte is NUL (ASCII written as UTF-16). */
-function isUtf16(bytes: Buffer): boolean {
+/** Why UTF-16 input is refused, and how to save it as UTF-8: the same words for every reader of text. */
+export const UTF16_REASON = 'it is UTF-16 text, not UTF-8: save it as UTF-8, as `Out-File -Encoding utf8` does in Windows PowerShell, where `>` writes UTF-16';
+
+/** UTF-16 by its byte order mark, or by text whose every other byte is NUL (ASCII written as UTF-16); the first 8 bytes decide. */
+export function isUtf16(bytes: Uint8Array): boolean {
   if (bytes.length < 2) return false;
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
   if (bytes.length < 8) return false;
