@@ -421,7 +421,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
       test('handler argument types agree with the tool schemas', async () => {
         const { checkHandlers } = await import('./checks/handler.js');
-        settle('The schema and the handler type disagree:', await policy(checkHandlers(tools)), reported);
+        const resolve = await run.handlerResolver(options.cache !== false);
+        settle('The schema and the handler type disagree:', await policy(checkHandlers(tools, (ref) => resolve(ref))), reported);
       });
     }
     if (config.recorded && config.recorded.length > 0) {
@@ -435,7 +436,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       test(`persisted tool_use blocks in \`${source.name}\` fit the schemas and handlers`, async () => {
         const { readPersistedCalls } = await import('./sources/persisted.js');
         const { checkPersisted } = await import('./checks/persisted.js');
-        const found = await checkPersisted(tools, readPersistedCalls(source), await run.handlerSchemasOf(tools));
+        const found = await checkPersisted(tools, readPersistedCalls(source), await run.handlerSchemasOf(tools, options.cache !== false));
         settle(`Stored tool calls in \`${source.name}\` that would fail on resume:`, await policy(found), reported);
       });
     }

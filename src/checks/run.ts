@@ -17,7 +17,7 @@ import { validateRecordedFiles } from './recorded-files.js';
 export { validateRecordedFiles };
 import { SchemaCompiler } from '../schema/validator.js';
 import type { RecordedItem } from '../sources/types.js';
-import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
+import type { HandlerRef, JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { report } from '../report/rule.js';
 import { snapshotRules } from '../snapshot/rules.js';
@@ -226,7 +226,8 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
 
   if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
     const { checkHandlers } = await import('./handler.js');
-    out.push(...checkHandlers(tools));
+    const resolve = await handlerResolver(options.cache !== false);
+    out.push(...checkHandlers(tools, (ref) => resolve(ref)));
   }
   if (config.recorded && config.recorded.length > 0) {
     out.push(...(await recordedFindings(cache, tools, config.recorded, { compiler, ...(config.maxLineBytes === undefined ? {} : { maxLineBytes: config.maxLineBytes }), ...(shard ? { shard } : {}) })));
@@ -234,7 +235,7 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   if (once && config.persisted && config.persisted.length > 0) {
     const { readPersistedCalls } = await import('../sources/persisted.js');
     const { checkPersisted } = await import('./persisted.js');
-    const handlerSchemas = await handlerSchemasOf(tools);
+    const handlerSchemas = await handlerSchemasOf(tools, options.cache !== false);
     for (const source of config.persisted) out.push(...(await checkPersisted(tools, readPersistedCalls(source), handlerSchemas, { compiler })));
   }
   const old = once ? baselineTools(project, against?.ref, against?.from) : undefined;
@@ -309,13 +310,19 @@ export function relativePaths(project: Pick<Project, 'display'>, diagnostics: re
 }
 
 /** Handler argument types as JSON Schema by tool name, for persisted calls replayed into handlers. */
-export async function handlerSchemasOf(tools: readonly ToolSpec[]): Promise<Map<string, JsonSchemaObject>> {
+export async function handlerSchemasOf(tools: readonly ToolSpec[], cache = true): Promise<Map<string, JsonSchemaObject>> {
   const map = new Map<string, JsonSchemaObject>();
   const withHandler = tools.filter((t) => t.handler !== undefined);
   if (withHandler.length === 0) return map;
-  const { resolveHandlerSchema } = await import('../handlers/resolve.js');
-  for (const tool of withHandler) map.set(tool.name, resolveHandlerSchema(tool.handler!));
+  const resolve = await handlerResolver(cache);
+  for (const tool of withHandler) map.set(tool.name, resolve(tool.handler!));
   return map;
+}
+
+/** What reads a handler's argument type: through the handler cache, or (a run without cache) reading and writing none. */
+export async function handlerResolver(cache: boolean): Promise<(ref: HandlerRef) => JsonSchemaObject> {
+  const { resolveHandlerSchema } = await import('../handlers/resolve.js');
+  return cache ? (ref) => resolveHandlerSchema(ref) : (ref) => resolveHandlerSchema(ref, { cacheDir: false });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { HandlerRef, JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { NotRegularFileError, readRegularFileSync, replaceFile } from '../util/files.js';
 import { setOwn } from '../util/values.js';
-import { generatorVersion, TypeScriptSchemaReader } from './typescript.js';
+import { fileState, generatorVersion, TypeScriptSchemaReader } from './typescript.js';
 
 export interface HandlerResolveOptions {
   /** Relative handler files resolve against it; default `process.cwd()`. */
@@ -108,7 +108,7 @@ export class HandlerSchemaResolver {
       throw new InputError('handler/type-not-found', `Cannot read handler file \`${file}\` (looking for type \`${type}\`)${why}`, { file: absolute });
     }
     const contentHash = hash(content);
-    const key = hash(JSON.stringify([1, generatorVersion(), path.relative(this.#cwd, absolute), type, contentHash]));
+    const key = hash(JSON.stringify([2, generatorVersion(), path.relative(this.#cwd, absolute), type, contentHash]));
 
     const remembered = this.#memory.get(key);
     if (remembered && this.#fresh(remembered)) {
@@ -133,10 +133,10 @@ export class HandlerSchemaResolver {
     return structuredClone(schema);
   }
 
+  /** Whether every path the schema was read from is as it was: the same content, still a folder, or still nothing. */
   #fresh(entry: CacheEntry): boolean {
     for (const [source, expected] of Object.entries(entry.sources)) {
-      const text = readText(path.resolve(this.#cwd, source));
-      if (text === undefined || hash(text) !== expected) return false;
+      if (fileState(path.resolve(this.#cwd, source)) !== expected) return false;
     }
     return true;
   }

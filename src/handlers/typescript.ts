@@ -129,8 +129,27 @@ function notFound(file: string, shown: string, type: string, names: string[]): I
 
 export interface GeneratedSchema {
   schema: JsonSchemaObject;
-  /** Project files the schema was read from (the handler file and what it imports), absolute, with their content hashes. */
+  /**
+   * Every path the compiler looked at to read the schema, absolute, with its state then (see
+   * `fileState`): the handler file and what it imports, declaration files of packages in
+   * `node_modules`, the `package.json` files module resolution read, and the paths it tried
+   * and found nothing at. A file written where an import found nothing, or a package upgraded,
+   * changes one of them.
+   */
   sources: Map<string, string>;
+}
+
+/**
+ * What is at `path`, for the handler cache: the hash of a file's content, `folder`, or `` for
+ * nothing (or nothing readable). TypeScript's own lib files are keyed by its version instead.
+ */
+export function fileState(path: string): string {
+  try {
+    // Not a plain read: a named pipe would wait for a writer forever.
+    return createHash('sha256').update(readRegularFileSync(path, null)).digest('hex');
+  } catch (error) {
+    return (error as { kind?: string }).kind === 'a directory' ? 'folder' : '';
+  }
 }
 
 /**
@@ -144,6 +163,8 @@ export class TypeScriptSchemaReader {
   #generator: TSJ.SchemaGenerator | undefined;
   /** Project files of the program, absolute, with their content hashes when it was created. */
   #sources = new Map<string, string>();
+  /** Imports whose names a type uses and that resolve to nothing, as of the program's creation. */
+  #unresolved: Unresolved[] = [];
   /** How many schemas were generated, for cache statistics. */
   generated = 0;
 
@@ -151,15 +172,30 @@ export class TypeScriptSchemaReader {
     const { ts, tsj } = load();
     if (this.#key !== file || this.#program === undefined || this.#generator === undefined || !this.#unchanged()) {
       const options = compilerOptions(ts);
-      this.#program = ts.createProgram({ rootNames: [file], options, host: compilerHost(ts, options) });
+      const looked = new Map<string, boolean>();
+      const host = recordingHost(compilerHost(ts, options), looked);
+      this.#program = ts.createProgram({ rootNames: [file], options, host });
       const config: TSJ.CompletedConfig = { ...tsj.DEFAULT_CONFIG, ...generatorConfig };
       this.#generator = new tsj.SchemaGenerator(this.#program, tsj.createParser(this.#program, config), tsj.createFormatter(config), config);
       this.#key = file;
-      this.#sources = new Map(projectFiles(this.#program).map((f) => [f, contentHash(f)]));
+      this.#sources = new Map();
+      for (const f of readFiles(this.#program)) this.#sources.set(f, fileState(f));
+      for (const [f, found] of looked) if (!this.#sources.has(f)) this.#sources.set(f, found ? fileState(f) : '');
+      this.#unresolved = unresolvedTypeImports(ts, this.#program, options, host);
     }
     const program = this.#program;
     const source = program.getSourceFile(file);
     if (source === undefined) throw new InputError('handler/type-not-found', `Cannot read handler file \`${shown}\``, { file });
+    // A type from an import that resolves to nothing is read as `any` by the generator: every call would pass.
+    const missing = this.#unresolved[0];
+    if (missing !== undefined) {
+      const more = this.#unresolved.length === 1 ? '' : ` (and ${this.#unresolved.length - 1} more)`;
+      throw new InputError(
+        'handler/unresolved-import',
+        `Cannot resolve \`${missing.specifier}\`, imported for types by \`${path.relative(path.dirname(file), missing.file) || path.basename(missing.file)}\`${more}, while reading handler type \`${type}\` from \`${shown}\`; expected the file or package to exist (its types would be read as \`any\`, and every call would pass)`,
+        { file: missing.file, line: missing.line, column: missing.column },
+      );
+    }
     // Type errors are the handler build's business (skipTypeCheck); a file that does not parse
     // would yield a schema of whatever the parser recovered, so it cannot run.
     const [syntax, ...more] = program.getSyntacticDiagnostics(source);
@@ -194,24 +230,101 @@ export class TypeScriptSchemaReader {
   }
 
   #unchanged(): boolean {
-    for (const [f, h] of this.#sources) if (contentHash(f) !== h) return false;
+    for (const [f, h] of this.#sources) if (fileState(f) !== h) return false;
     return true;
   }
 }
 
-function contentHash(file: string): string {
-  try {
-    // Not a plain read: a named pipe would wait for a writer forever.
-    return createHash('sha256').update(readRegularFileSync(file, null)).digest('hex');
-  } catch {
-    return '';
-  }
-}
-
-// Installed packages change only with an install; hashing their declarations on every lookup would cost more than it saves.
-function projectFiles(program: TS.Program): string[] {
+/**
+ * Every file of the program but TypeScript's own lib files (the compiler's version keys those):
+ * the project's and the declaration files of packages in `node_modules`, whose upgrade can
+ * change a type as surely as an edit.
+ */
+function readFiles(program: TS.Program): string[] {
   return program
     .getSourceFiles()
-    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !f.fileName.includes('/node_modules/'))
+    .filter((f) => !program.isSourceFileDefaultLibrary(f))
     .map((f) => path.resolve(f.fileName));
+}
+
+/** A host that notes every file and folder module resolution asked about, and whether it was there. */
+function recordingHost(base: TS.CompilerHost, looked: Map<string, boolean>): TS.CompilerHost {
+  const note = (p: string, found: boolean): boolean => {
+    looked.set(path.resolve(p), found);
+    return found;
+  };
+  const directoryExists = base.directoryExists?.bind(base);
+  return {
+    ...base,
+    fileExists: (p) => note(p, base.fileExists(p)),
+    ...(directoryExists === undefined ? {} : { directoryExists: (p: string) => note(p, directoryExists(p)) }),
+    readFile: (p) => {
+      const text = base.readFile(p);
+      note(p, text !== undefined);
+      return text;
+    },
+  };
+}
+
+interface Unresolved {
+  specifier: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * Imports in the project's files that resolve to nothing and whose names a type of that file
+ * uses (`import type`, a name in a type position, a re-export). An import only code uses (a
+ * database client the handler calls) does not shape an argument type, and is left alone.
+ */
+function unresolvedTypeImports(ts: typeof TS, program: TS.Program, options: TS.CompilerOptions, host: TS.CompilerHost): Unresolved[] {
+  const out: Unresolved[] = [];
+  for (const source of program.getSourceFiles()) {
+    if (program.isSourceFileDefaultLibrary(source) || source.fileName.includes('/node_modules/') || source.isDeclarationFile) continue;
+    let typeNames: Set<string> | undefined;
+    for (const statement of source.statements) {
+      if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) || statement.moduleSpecifier === undefined || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const specifier = statement.moduleSpecifier.text;
+      const mode = program.getModeForUsageLocation(source, statement.moduleSpecifier);
+      if (ts.resolveModuleName(specifier, source.fileName, options, host, undefined, undefined, mode).resolvedModule !== undefined) continue;
+      let relevant = ts.isExportDeclaration(statement);
+      if (ts.isImportDeclaration(statement) && statement.importClause !== undefined) {
+        const clause = statement.importClause;
+        const names: string[] = [];
+        if (clause.name) names.push(clause.name.text);
+        const bindings = clause.namedBindings;
+        if (bindings && ts.isNamespaceImport(bindings)) names.push(bindings.name.text);
+        if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) names.push(element.name.text);
+        typeNames ??= namesInTypes(ts, source);
+        relevant = clause.isTypeOnly || names.some((n) => typeNames!.has(n));
+      }
+      if (!relevant) continue;
+      const at = source.getLineAndCharacterOfPosition(statement.moduleSpecifier.getStart(source));
+      out.push({ specifier, file: path.resolve(source.fileName), line: at.line + 1, column: at.character + 1 });
+    }
+  }
+  return out;
+}
+
+/** The first name of every type reference and `typeof` query in a file: `Reason` of `Reason`, `types` of `types.Reason`. */
+function namesInTypes(ts: typeof TS, source: TS.SourceFile): Set<string> {
+  const names = new Set<string>();
+  const first = (name: TS.EntityName | TS.Expression): void => {
+    let n: TS.Node = name;
+    for (;;) {
+      if (ts.isQualifiedName(n)) n = n.left;
+      else if (ts.isPropertyAccessExpression(n)) n = n.expression;
+      else break;
+    }
+    if (ts.isIdentifier(n)) names.add(n.text);
+  };
+  const visit = (node: TS.Node): void => {
+    if (ts.isTypeReferenceNode(node)) first(node.typeName);
+    else if (ts.isTypeQueryNode(node)) first(node.exprName);
+    else if (ts.isExpressionWithTypeArguments(node)) first(node.expression);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return names;
 }

@@ -2,7 +2,7 @@
 // the cache see something a hostile or unlucky user could make it see, and compares the
 // cached run with one that reads no cache.
 import { expect, test } from '@jest/globals';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createJiti } from 'jiti';
 import { loadProject } from '../../src/project.js';
@@ -10,7 +10,8 @@ import { runCheck } from '../../src/checks/run.js';
 import { CheckCache, parseCacheFile } from '../../src/checks/cache.js';
 import { exactKey } from '../../src/util/values.js';
 import { InputError } from '../../src/util/errors.js';
-import { age, cacheDir, CASES, check, warmDemo } from '../cache/helpers.js';
+import { age, cacheDir, CASES, check, scratch, warmDemo } from '../cache/helpers.js';
+import { demoCopy } from '../cli/helpers.js';
 
 function cacheFiles(): string[] {
   return readdirSync(cacheDir).filter((f) => f.startsWith('check-') && f.endsWith('.json')).map((f) => join(cacheDir, f));
@@ -117,4 +118,15 @@ test.each<[string, (cache: Record<string, unknown>) => unknown]>([
   }
   const again = await check(demo.dir, true);
   expect(again.findings).toEqual(cold.findings);
+});
+
+test('a run without cache reads and writes no cache at all, the handler types\' included', async () => {
+  const demo = demoCopy(join(scratch.dir, 'project'));
+  try {
+    const uncached = await check(demo.dir, false);
+    expect(uncached.findings.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(existsSync(cacheDir)).toBe(false);
+  } finally {
+    demo.remove();
+  }
 });
