@@ -19,7 +19,7 @@ async function print(diagnostics: Diagnostic[], formatName: FormatName, failOn: 
 }
 
 async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
-  const { readRegularFileSync, withoutBom } = await import('./util/files.js');
+  const { isUtf16, readRegularFileSync, UTF16_REASON, withoutBom } = await import('./util/files.js');
   const expected = 'expected a regular file with the prompt text, or `-` for standard input';
   if (file === undefined || file === '-') {
     // Bounded: `extract - < /dev/zero` must end, not fill memory.
@@ -31,7 +31,10 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
       if (size > limit) throw new InputError('config/unreadable', 'Standard input is over 256 MiB; expected the prompt text, at most 256 MiB', { file: '<stdin>' });
       chunks.push(chunk as Buffer);
     }
-    return { text: withoutBom(Buffer.concat(chunks).toString('utf8')), name: '<stdin>' };
+    const bytes = Buffer.concat(chunks);
+    // PowerShell's `|` and `>` write UTF-16: read as UTF-8 it holds no call a reader could find.
+    if (isUtf16(bytes)) throw new InputError('config/unreadable', `Cannot read standard input (${UTF16_REASON}); expected the prompt text`, { file: '<stdin>' });
+    return { text: withoutBom(bytes.toString('utf8')), name: '<stdin>' };
   }
   try {
     return { text: withoutBom(readRegularFileSync(file)), name: file };

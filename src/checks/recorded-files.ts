@@ -140,7 +140,12 @@ export async function validateRecordedFiles(
         continue;
       }
       const ranges: LineRange[] = [];
-      for await (const range of splitAtLines(file, Math.max(1, Math.ceil(size / total)))) ranges.push(range);
+      try {
+        for await (const range of splitAtLines(file, Math.max(1, Math.ceil(size / total)))) ranges.push(range);
+      } catch (error) {
+        // Every shard refuses a file it cannot read (UTF-16, a directory): none may pass it as checked.
+        throw unreadable(file, error);
+      }
       for (const range of shardSlice(ranges, opts.shard)) await accumulateFile(accumulator, file, range, file, maxLineBytes);
     }
     return accumulator.toDiagnostics();

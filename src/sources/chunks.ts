@@ -8,7 +8,26 @@
  * which never falls inside a UTF-8 sequence or between the two bytes of `\r\n`.
  */
 import { isAscii } from 'node:buffer';
-import { openRegularFile } from '../util/files.js';
+import type { FileHandle } from 'node:fs/promises';
+import { isUtf16, openRegularFile, UTF16_REASON } from '../util/files.js';
+
+/**
+ * Opens a JSONL file, refusing UTF-16 (PowerShell's `>` writes it): read as UTF-8 every line
+ * would be NULs and mojibake, one `recorded/corrupt` warning a line and no call checked. The
+ * file's first bytes decide, whatever range of it is read, so every reader of a split file agrees.
+ */
+async function openTextFile(file: string): Promise<FileHandle> {
+  const handle = await openRegularFile(file);
+  try {
+    const head = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    if (isUtf16(head.subarray(0, bytesRead))) throw new Error(UTF16_REASON);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
 
 /** Bytes `[start, end)` of a file, whose first line is line `firstLine` (1-based) of the file. */
 export interface LineRange {
@@ -58,7 +77,7 @@ function countLineEnds(buf: Buffer, from: number, to: number, pendingCR: boolean
  */
 export async function* splitAtLines(file: string, targetBytes: number): AsyncGenerator<LineRange, void, undefined> {
   const target = Math.max(1, Math.floor(targetBytes));
-  const handle = await openRegularFile(file);
+  const handle = await openTextFile(file);
   try {
     const buf = Buffer.allocUnsafe(SCAN_BUFFER);
     let offset = 0; // file offset of buf[0]
@@ -340,7 +359,7 @@ export async function forEachLine(
   const end = range?.end ?? Infinity;
   if (position >= end) return;
   const splitter = lineSplitter(range?.firstLine ?? 1, onLine, opts);
-  const handle = await openRegularFile(file);
+  const handle = await openTextFile(file);
   try {
     const size = Math.max(1, Math.floor(opts.bufferBytes ?? SCAN_BUFFER));
     const buf = Buffer.allocUnsafe(size);
@@ -367,7 +386,7 @@ export type LineEvent = { line: number; text: string } | { line: number; tooLong
 export async function* readLines(file: string, options: Omit<LineReadOptions, 'onTooLong'> = {}): AsyncGenerator<LineEvent, void, undefined> {
   const pending: LineEvent[] = [];
   const splitter = lineSplitter(1, (text, line) => pending.push({ line, text }), { ...options, onTooLong: (line, tooLong) => pending.push({ line, tooLong }) });
-  const handle = await openRegularFile(file);
+  const handle = await openTextFile(file);
   try {
     const size = Math.max(1, Math.floor(options.bufferBytes ?? SCAN_BUFFER));
     const buf = Buffer.allocUnsafe(size);
