@@ -3,6 +3,7 @@ import { readRegularFileSync, replaceFile, withoutBom, writeFailure } from './ut
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { configFileNames } from './config/index.js';
+import { readJson, skipWhitespace } from './extract/json.js';
 import { InputError } from './util/errors.js';
 import { isRecord } from './util/values.js';
 
@@ -108,6 +109,121 @@ function checkPackageFields(pkg: Record<string, unknown>): void {
   if (scripts !== undefined && Object.hasOwn(scripts, 'test') && typeof scripts.test !== 'string') {
     throw new InputError('config/invalid', `Unexpected \`scripts.test\`: ${JSON.stringify(scripts.test)?.slice(0, 60)}, expected a command string; init changed nothing`, { file: 'package.json' });
   }
+}
+
+/** One member of a JSON object where it stands in the text. */
+interface Member {
+  /** Decoded, as npm reads it: `"t\u0065st"` is `test`. */
+  key: string;
+  keyStart: number;
+  keyEnd: number;
+  valueStart: number;
+  valueEnd: number;
+}
+
+/**
+ * The members of the object whose `{` is at `open`, every duplicate key listed, and where its
+ * `}` is. The text has passed JSON.parse, so undefined means only a value nested past the
+ * reader's depth limit: init then leaves the file alone.
+ */
+function objectMembers(text: string, open: number): { members: Member[]; close: number } | undefined {
+  if (text[open] !== '{') return undefined;
+  const members: Member[] = [];
+  let i = skipWhitespace(text, open + 1);
+  if (text[i] === '}') return { members, close: i };
+  while (true) {
+    const key = readJson(text, i);
+    if (!key.ok || typeof key.value !== 'string') return undefined;
+    const colon = skipWhitespace(text, key.end);
+    if (text[colon] !== ':') return undefined;
+    const valueStart = skipWhitespace(text, colon + 1);
+    const value = readJson(text, valueStart);
+    if (!value.ok) return undefined;
+    members.push({ key: key.value, keyStart: i, keyEnd: key.end, valueStart, valueEnd: value.end });
+    const next = skipWhitespace(text, value.end);
+    if (text[next] === '}') return { members, close: next };
+    if (text[next] !== ',') return undefined;
+    i = skipWhitespace(text, next + 1);
+  }
+}
+
+/** The spaces and tabs that start the line `offset` is on. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start).replace(/^\uFEFF/, ''))![0];
+}
+
+/**
+ * package.json with `scripts.test` set to `script`, edited in place: the one value replaced, or
+ * one member inserted in the layout around it (its indentation, line ends and spacing). Every
+ * other byte stays as the user wrote it: JSON.stringify would round a 20-digit number, drop a
+ * duplicate key, spell `1.50` as `1.5`, decode `\u00e9` and re-indent one-line objects.
+ * `refused` says why the file cannot be edited safely, for the user to add the line by hand.
+ */
+function withTestScript(text: string, script: string, parsed: PackageJson): { text: string } | { refused: string } {
+  const rootOpen = skipWhitespace(text, text.startsWith('\uFEFF') ? 1 : 0);
+  const root = objectMembers(text, rootOpen);
+  if (!root) return { refused: 'Unexpected package.json layout, expected a JSON object init can read in place' };
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const first = root.members[0];
+  // The file's indentation step: its first member's, past whatever the root's line is indented by.
+  const rootIndent = lineIndent(text, rootOpen);
+  const firstIndent = first !== undefined && /\n[ \t]*$/.test(text.slice(rootOpen, first.keyStart)) ? lineIndent(text, first.keyStart) : '';
+  const unit = firstIndent.startsWith(rootIndent) && firstIndent.length > rootIndent.length ? firstIndent.slice(rootIndent.length) : '  ';
+  const rootColon = root.members.length > 0 ? text.slice(root.members[root.members.length - 1]!.keyEnd, root.members[root.members.length - 1]!.valueStart) : undefined;
+
+  /**
+   * `text` with `key` added as the last member of the object at `open`. `value` is told the new
+   * member's indentation (undefined on one line), the spacing inside the object's braces and
+   * the colon's spelling, to lay out an object of its own the same way.
+   */
+  const insert = (open: number, object: { members: Member[]; close: number }, key: string, value: (indent: string | undefined, pad: string, colon: string) => string): string => {
+    const last = object.members[object.members.length - 1];
+    if (last === undefined) {
+      const inside = text.slice(open + 1, object.close);
+      // An empty object opens onto lines where the file is laid out on lines, and stays on one where it is one line.
+      const multiline = text.slice(rootOpen, root.close).includes('\n');
+      if (!multiline) {
+        const colon = rootColon ?? ':';
+        return `${text.slice(0, open + 1)}${inside}${JSON.stringify(key)}${colon}${value(undefined, inside, colon)}${inside}${text.slice(object.close)}`;
+      }
+      const base = lineIndent(text, open);
+      const colon = rootColon ?? ': ';
+      return `${text.slice(0, open + 1)}${eol}${base}${unit}${JSON.stringify(key)}${colon}${value(base + unit, '', colon)}${eol}${base}${text.slice(object.close)}`;
+    }
+    // What separates members here: the two last ones' spacing, or a comma and the space before the first.
+    const beforeLast = object.members[object.members.length - 2];
+    const separator = beforeLast === undefined ? `,${text.slice(open + 1, last.keyStart)}` : text.slice(beforeLast.valueEnd, last.keyStart);
+    const indent = separator.includes('\n') ? separator.slice(separator.lastIndexOf('\n') + 1) : undefined;
+    const pad = /^[ \t]*$/.test(text.slice(open + 1, object.members[0]!.keyStart)) ? text.slice(open + 1, object.members[0]!.keyStart) : '';
+    const colon = text.slice(last.keyEnd, last.valueStart);
+    return `${text.slice(0, last.valueEnd)}${separator}${JSON.stringify(key)}${colon}${value(indent, pad, colon)}${text.slice(last.valueEnd)}`;
+  };
+
+  const value = JSON.stringify(script);
+  let edited: string;
+  const scripts = root.members.filter((m) => m.key === 'scripts');
+  if (scripts.length > 1) return { refused: 'Unexpected duplicate `scripts` keys, expected one' };
+  if (scripts.length === 0) {
+    edited = insert(rootOpen, root, 'scripts', (indent, pad, colon) => (indent === undefined ? `{${pad}"test"${colon}${value}${pad}}` : `{${eol}${indent}${unit}"test"${colon}${value}${eol}${indent}}`));
+  } else {
+    const open = scripts[0]!.valueStart;
+    const object = objectMembers(text, open);
+    if (!object) return { refused: 'Unexpected `scripts` layout, expected an object init can read in place' };
+    const tests = object.members.filter((m) => m.key === 'test');
+    if (tests.length > 1) return { refused: 'Unexpected duplicate `scripts.test` keys, expected one' };
+    edited = tests[0] !== undefined ? `${text.slice(0, tests[0].valueStart)}${value}${text.slice(tests[0].valueEnd)}` : insert(open, object, 'test', () => value);
+  }
+  // The edit must mean what was intended, whatever the layout: the same object, with the script set.
+  const expected = JSON.stringify({ ...parsed, scripts: { ...parsed.scripts, test: script } });
+  let actual: string | undefined;
+  try {
+    actual = JSON.stringify(JSON.parse(withoutBom(edited)));
+  } catch {
+    actual = undefined;
+  }
+  if (actual !== expected) return { refused: 'Unexpected package.json layout, expected one init can edit in place' };
+  return { text: edited };
 }
 
 function depends(pkg: PackageJson | undefined, name: string): boolean {
@@ -311,20 +427,21 @@ export function initProject(dir: string): InitResult {
     const current = pkg.value.scripts?.test;
     const script = vitest ? 'vitest run' : jestScript;
     if (current === undefined || npmPlaceholderTest.test(current)) {
-      const updated = { ...pkg.value, scripts: { ...pkg.value.scripts, test: script } };
-      const indent = /^[ \t]+/m.exec(pkg.text)?.[0] ?? '  ';
-      try {
-        // Whole or not at all: a full disk must not leave the user's package.json cut short.
-        // As the file was: its line ends and its byte order mark kept, so the diff shows only the script.
-        const json = `${JSON.stringify(updated, null, indent)}\n`;
-        const crlf = pkg.text.includes('\r\n');
-        // Through a symbolic link to the file it names, with that file's permissions.
-        const target = realpathSync(join(dir, 'package.json'));
-        replaceFile(target, `${pkg.text.startsWith('\uFEFF') ? '\uFEFF' : ''}${crlf ? json.replace(/\n/g, '\r\n') : json}`, { mode: statSync(target).mode & 0o7777 });
-      } catch (error) {
-        throw new InputError('config/unwritable', `Cannot update package.json (${writeFailure(error)}); it is unchanged. Set \`scripts.test\` to \`${script}\` by hand, or run init again once it can be written`, { file: 'package.json' }, { cause: error });
+      const edit = withTestScript(pkg.text, script, pkg.value);
+      if ('refused' in edit) {
+        steps.push({ file: 'package.json', action: 'kept', note: `${edit.refused}; not changed` });
+        next.push(`Add to \`scripts\` in package.json by hand:  "test": ${JSON.stringify(script)}`);
+      } else {
+        try {
+          // Whole or not at all: a full disk must not leave the user's package.json cut short.
+          // Through a symbolic link to the file it names, with that file's permissions.
+          const target = realpathSync(join(dir, 'package.json'));
+          replaceFile(target, edit.text, { mode: statSync(target).mode & 0o7777 });
+        } catch (error) {
+          throw new InputError('config/unwritable', `Cannot update package.json (${writeFailure(error)}); it is unchanged. Set \`scripts.test\` to \`${script}\` by hand, or run init again once it can be written`, { file: 'package.json' }, { cause: error });
+        }
+        steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${script}\`` });
       }
-      steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${script}\`` });
     } else if (!vitest && !current.includes('--experimental-vm-modules') && !/NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(current)) {
       steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
       next.push(`Jest must run with Node's VM modules on: run it as \`${jestScript}\` (or set NODE_OPTIONS=--experimental-vm-modules)`);

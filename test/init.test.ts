@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { initProject, jestTestScript } from '../src/init.js';
+import { formatInit, initProject, jestTestScript } from '../src/init.js';
 import { cli, repo } from './cli/helpers.js';
 
 // Scratch projects live inside the repository and link this package into their own
@@ -154,6 +154,100 @@ describe('prompt-contract init', () => {
       // It used to spread the string into `scripts` ({"0": "o", "1": "o", ...}) and write that.
       expect(p.read('package.json')).toBe(text);
       expect(existsSync(join(p.dir, 'prompt-contract.config.mjs'))).toBe(false);
+    } finally {
+      p.remove();
+    }
+  });
+
+  // The placeholder test script npm writes, exactly as it stands in a package.json.
+  const placeholderLiteral = String.raw`"echo \"Error: no test specified\" && exit 1"`;
+
+  test('replaces only the placeholder script: every other byte of package.json stays as it was', () => {
+    // What a re-serialised file loses: digits past a double's precision, a duplicate key,
+    // a number's spelling, an escape, a one-line object's layout, and the key order.
+    const text = String.raw`{
+  "name": "agent",
+  "version": "1.0.0",
+  "snowflake": 12345678901234567890,
+  "price": 1.50,
+  "exponent": 1E+2,
+  "author": "Ren\u00e9 \ud83d\ude00 \/ \"quoted\"",
+  "keywords": ["llm",   "prompts"],
+  "dup": "first",
+  "repository": {"type": "git", "url": "https://example.com/agent.git"},
+  "scripts": { "build": "tsc",  "test": ${placeholderLiteral} , "lint": "eslint ." },
+  "dup": "second",
+  "empty": {},
+  "nested": { "scripts": { "test": "not this one" } }
+}
+`;
+    const p = project({ 'package.json': text });
+    try {
+      const result = initProject(p.dir);
+      const at = text.indexOf(placeholderLiteral);
+      expect(p.read('package.json')).toBe(`${text.slice(0, at)}${JSON.stringify(jestTestScript)}${text.slice(at + placeholderLiteral.length)}`);
+      expect(result.steps).toContainEqual({ file: 'package.json', action: 'updated', note: `scripts.test: \`${jestTestScript}\`` });
+    } finally {
+      p.remove();
+    }
+  });
+
+  test.each([
+    [
+      'no `scripts`: one is added after the last member, indented and ended as the file is',
+      '\uFEFF{\r\n\t"name": "agent",\r\n\t"big": 12345678901234567890\r\n}\r\n',
+      `\uFEFF{\r\n\t"name": "agent",\r\n\t"big": 12345678901234567890,\r\n\t"scripts": {\r\n\t\t"test": ${JSON.stringify(jestTestScript)}\r\n\t}\r\n}\r\n`,
+    ],
+    [
+      'no `test` in a multi-line `scripts`: it is added as the last script, at the scripts\' indentation',
+      '{\n    "name": "agent",\n    "scripts": {\n        "build": "tsc",\n        "lint": "eslint ."\n    },\n    "price": 1.50\n}\n',
+      `{\n    "name": "agent",\n    "scripts": {\n        "build": "tsc",\n        "lint": "eslint .",\n        "test": ${JSON.stringify(jestTestScript)}\n    },\n    "price": 1.50\n}\n`,
+    ],
+    [
+      'no `test` in a one-line `scripts`: it stays on its line',
+      '{\n  "scripts": { "build": "tsc" },\n  "price": 1.50\n}\n',
+      `{\n  "scripts": { "build": "tsc", "test": ${JSON.stringify(jestTestScript)} },\n  "price": 1.50\n}\n`,
+    ],
+    [
+      'an empty `scripts`: it is opened onto lines indented as the file is',
+      '{\n  "name": "agent",\n  "scripts": {},\n  "price": 1.50\n}\n',
+      `{\n  "name": "agent",\n  "scripts": {\n    "test": ${JSON.stringify(jestTestScript)}\n  },\n  "price": 1.50\n}\n`,
+    ],
+    [
+      'a package.json on one line: it stays on one line',
+      '{"name":"agent","price":1.50}',
+      `{"name":"agent","price":1.50,"scripts":{"test":${JSON.stringify(jestTestScript)}}}`,
+    ],
+    ['an empty package.json object', '{}\n', `{"scripts":{"test":${JSON.stringify(jestTestScript)}}}\n`],
+    ['an empty package.json object on two lines', '{\n}\n', `{\n  "scripts": {\n    "test": ${JSON.stringify(jestTestScript)}\n  }\n}\n`],
+    [
+      'one member and no `scripts`: the member\'s indentation is kept',
+      '{\n   "name": "agent"\n}',
+      `{\n   "name": "agent",\n   "scripts": {\n      "test": ${JSON.stringify(jestTestScript)}\n   }\n}`,
+    ],
+  ])('%s; nothing else changes', (_what, text, expected) => {
+    const p = project({ 'package.json': text });
+    try {
+      initProject(p.dir);
+      expect(p.read('package.json')).toBe(expected);
+    } finally {
+      p.remove();
+    }
+  });
+
+  test.each([
+    ['two `scripts` objects', `{\n  "scripts": { "build": "tsc" },\n  "scripts": { "test": ${placeholderLiteral} }\n}\n`, 'duplicate `scripts` keys'],
+    ['two `test` scripts', `{\n  "scripts": { "test": "jest", "test": ${placeholderLiteral} }\n}\n`, 'duplicate `scripts.test` keys'],
+    // npm reads the escaped key as `scripts`: the two are the same key.
+    ['`scripts` twice, once spelled with an escape', String.raw`{"scripts": {"build": "tsc"}, "scr\u0069pts": {}}`, 'duplicate `scripts` keys'],
+  ])('a package.json with %s is left as it is, and the line to add is printed', (_what, text, unexpected) => {
+    const p = project({ 'package.json': text });
+    try {
+      const result = initProject(p.dir);
+      expect(p.read('package.json')).toBe(text);
+      expect(result.steps).toContainEqual({ file: 'package.json', action: 'kept', note: `Unexpected ${unexpected}, expected one; not changed` });
+      expect(result.next).toContain(`Add to \`scripts\` in package.json by hand:  "test": ${JSON.stringify(jestTestScript)}`);
+      expect(formatInit(result)).toContain(`"test": ${JSON.stringify(jestTestScript)}`);
     } finally {
       p.remove();
     }
