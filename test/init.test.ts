@@ -4,6 +4,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { join } from 'node:path';
 import { formatInit, initProject, jestTestScript } from '../src/init.js';
 import { cli, repo } from './cli/helpers.js';
+import { fileSizeLimit, symbolicLinks, testWhere } from './helpers/platform.js';
 
 // Scratch projects live inside the repository and link this package into their own
 // node_modules, so `import 'prompt-contract'` in the scaffold resolves as it would once installed.
@@ -254,7 +255,7 @@ describe('prompt-contract init', () => {
   });
 
   // A file size limit (`ulimit -f`) stands in for a full disk: the write fails part-way, as it would there.
-  (process.platform === 'win32' ? test.skip : test)('a write that fails part-way leaves the user\'s package.json whole and no half-written file', () => {
+  testWhere(fileSizeLimit)('a write that fails part-way leaves the user\'s package.json whole and no half-written file', () => {
     const text = `${JSON.stringify({ name: 'agent', description: 'd'.repeat(6000), scripts: { test: 'echo "Error: no test specified" && exit 1' } }, null, 2)}\n`;
     const p = project({ 'package.json': text });
     try {
@@ -284,7 +285,7 @@ describe('prompt-contract init', () => {
     }
   });
 
-  (process.platform === 'win32' ? test.skip : test)('a package.json that is a symbolic link is updated through it, keeping its permissions', () => {
+  testWhere(symbolicLinks)('a package.json that is a symbolic link is updated through it, keeping its permissions', () => {
     const p = project({ 'shared/package.json': npmInitPackage });
     try {
       chmodSync(join(p.dir, 'shared', 'package.json'), 0o600);

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { checkLocalImports } from '../../src/config/local-imports.js';
 import { InputError } from '../../src/util/errors.js';
+import { namedPipes, testWhere } from '../helpers/platform.js';
 
-const fifos = process.platform !== 'win32';
-const maybe = fifos ? test : test.skip;
+const maybe = testWhere(namedPipes);
 
 function project(files: Record<string, string>, pipes: string[] = []): { dir: string; config: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'pc-imports-'));

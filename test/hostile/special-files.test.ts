@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecordedCalls } from '../../src/sources/jsonl.js';
 import { InputError } from '../../src/util/errors.js';
 import { repo, withDemo } from '../cli/helpers.js';
+import { allOf, describeWhere, devZero, namedPipes } from '../helpers/platform.js';
 
 // A named pipe blocks its reader until something writes, `/dev/zero` never ends and a
 // directory is not text. Each must be refused at once with exit code 2 and a message naming
 // the path and what it is, never hang or grow memory without bound.
-const fifoSupported = process.platform !== 'win32' && existsSync('/dev/zero');
-const maybe = fifoSupported ? describe : describe.skip;
+const fifoSupported = allOf(namedPipes, devZero).has;
+const maybe = describeWhere(allOf(namedPipes, devZero));
 
 let dir: string;
 let fifo: string;
