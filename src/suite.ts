@@ -63,9 +63,22 @@ interface MatcherThis {
 type MatcherResult = { pass: boolean; message: () => string };
 
 /** The runner's own update mode: `-u` is `all`, `--ci` (or CI=true) is `none`, otherwise `new`. */
-function updateMode(state: SnapshotCounters | undefined): UpdateMode {
+function runnerMode(state: SnapshotCounters | undefined): UpdateMode {
   return state?.snapshotUpdateState ?? state?._updateSnapshot ?? (onCi() ? 'none' : 'new');
 }
+
+/**
+ * The mode snapshots are reconciled in: the runner's, except on CI, where they are only ever
+ * compared. Jest and Vitest let `-u` write there; a CI job that writes snapshots accepts a change
+ * nobody reviewed, and the suite then says so (see CI_UPDATE_REFUSED).
+ */
+function updateMode(state: SnapshotCounters | undefined): UpdateMode {
+  return onCi() ? 'none' : runnerMode(state);
+}
+
+/** Why `-u` wrote nothing on CI, and what to do instead. */
+const CI_UPDATE_REFUSED =
+  'Snapshots are not written on CI (the `CI` environment variable is set): `-u` there would accept a prompt change nobody reviewed, so every snapshot was only compared. Run your test command with `-u` locally, review the diff and commit it; a CI step that must write snapshots sets `CI=false` for itself.';
 
 /** Counts a snapshot in the runner's summary, as its own snapshots are counted. */
 function count(state: SnapshotCounters | undefined, result: SnapshotResult): void {
@@ -316,6 +329,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     }
 
     test('the config, tools and tool descriptions load cleanly', async () => {
+      // `-u` on CI: one clear failure here, and every snapshot compared as without it.
+      if (onCi() && runnerMode(snapshotState()) === 'all') throw new Error(CI_UPDATE_REFUSED);
       settle('The project setup has problems:', await policy([...project.diagnostics]), reported);
     });
 

@@ -38,18 +38,21 @@ beforeAll(async () => {
   wording.edit('prompts/order_triage.prompt', 'cannot be cancelled or re-addressed', 'can no longer be cancelled or re-addressed');
 
   // The local run needs no other: it runs beside the batch, on the other core.
-  [ci, local] = await Promise.all([batch.run([snapshots, template], ['--ci'], { CI: 'true' }), runJestAsync(wording.dir, [], { CI: 'false' })]);
+  // `-u` as well: on CI it must write nothing either (issue #25, item 19).
+  [ci, local] = await Promise.all([batch.run([snapshots, template], ['--ci', '-u'], { CI: 'true' }), runJestAsync(wording.dir, [], { CI: 'false' })]);
 }, 300_000);
 afterAll(() => {
   batch?.remove();
   wording?.remove();
 });
 
-test('--ci never writes: a missing snapshot and an obsolete one fail the run; -u writes and removes them', async () => {
+test('CI never writes, not even with -u: a missing snapshot and an obsolete one fail the run; -u writes and removes them locally', async () => {
   const missing = join(snapshots.dir, 'snapshots/refund_agent/legacy_order.txt');
   const obsolete = join(snapshots.dir, 'snapshots/refund_agent/renamed.txt');
   const run = ci.of(snapshots);
   expect(run.code).toBe(1);
+  expect(run.out).toContain('Snapshots are not written on CI (the `CI` environment variable is set)');
+  expect(run.out).not.toMatch(/snapshots? written/);
   expect(run.out).toContain('has no snapshot, and none was written');
   expect(run.out).toContain('snapshots/refund_agent/renamed.txt');
   expect(run.out).toContain('snapshot/obsolete');
