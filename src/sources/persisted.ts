@@ -41,11 +41,13 @@ export type PersistedSource =
        * DANGEROUS. Reads even when the role the connection logs in as is privileged: a
        * superuser, a role with REPLICATION or CREATEROLE, a member of `pg_write_server_files`,
        * `pg_execute_server_program`, `pg_read_server_files` or `pg_signal_backend` (or of a role
-       * that is one of those), or one granted a server-administration function such as
-       * `pg_stat_reset()`. Such a role can write outside the read-only transaction the query
-       * runs in: through dblink, `lo_export` (files on the server), replication slots,
-       * statistics resets, signals to other sessions. Without this flag such a source is refused
-       * before its query runs. Only `true` counts. Meant for a throwaway database; for anything
+       * that is one of those), one that may execute a server-administration function such as
+       * `pg_stat_reset()` or `lo_export()`, or dblink, or one that may execute a SECURITY
+       * DEFINER function whose owner is any of these. Such a role can write outside the
+       * read-only transaction the query runs in: through dblink, `lo_export` (files on the
+       * server), replication slots, statistics resets, signals to other sessions. Without this
+       * flag such a source is refused before its query runs, with the REVOKE that takes a
+       * function out of reach. Only `true` counts. Meant for a throwaway database; for anything
        * else, log in as a role that can only read (see the README's recipe).
        */
       dangerouslyAllowPrivilegedRole?: boolean;

@@ -4,6 +4,7 @@ import type { Client, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { InputError } from '../util/errors.js';
 import { importOptional } from '../util/optional.js';
 import type { PostgresSource, Row } from './persisted.js';
+import { refusals, revokeStatements, watchedFunctions, type Catalogue, type Refusal, type RoleReach } from './postgres-roles.js';
 import { duration, timeoutMsOf } from './timeouts.js';
 
 function messageOf(error: unknown): string {
@@ -263,113 +264,121 @@ interface Limits {
 /** SIGINT or SIGTERM, once it has interrupted the sessions. */
 type StopSignal = 'SIGINT' | 'SIGTERM';
 
-/** Predefined roles whose members reach outside the database: server files and programs, other sessions. */
-const privilegedRoles = ['pg_write_server_files', 'pg_execute_server_program', 'pg_read_server_files', 'pg_signal_backend'];
-
 /**
- * Server functions PUBLIC cannot run whose effects outlive the transaction (or read server
- * files). A role granted one of them explicitly is refused like a privileged one.
- */
-const privilegedFunctions = [
-  'lo_export',
-  'lo_import',
-  'pg_read_file',
-  'pg_read_binary_file',
-  'pg_stat_reset',
-  'pg_stat_reset_shared',
-  'pg_stat_reset_single_table_counters',
-  'pg_stat_reset_single_function_counters',
-  'pg_stat_reset_slru',
-  'pg_stat_reset_replication_slot',
-  'pg_stat_reset_subscription_stats',
-  'pg_switch_wal',
-  'pg_reload_conf',
-  'pg_rotate_logfile',
-  'pg_create_restore_point',
-  'pg_promote',
-  'pg_backup_start',
-  'pg_backup_stop',
-  'pg_start_backup',
-  'pg_stop_backup',
-  'pg_wal_replay_pause',
-  'pg_wal_replay_resume',
-  'pg_replication_origin_create',
-  'pg_replication_origin_drop',
-  'pg_replication_origin_advance',
-  'pg_replication_origin_session_setup',
-  'pg_file_write',
-  'pg_file_rename',
-  'pg_file_unlink',
-];
-
-/**
- * One round trip before the query: who the session is (and every role it may act as, with
- * SET ROLE or by inheritance), which of those are privileged, which privileged functions it
- * was granted, the limits in force. It also asks the server (PostgreSQL 14+) to look for a
- * vanished client every 2 s during a long statement, so a reader killed outright does not
- * leave its query running.
+ * One round trip before the query: who the session is, and what it can reach that a read-only
+ * transaction does not stop, as catalogue rows for `refusals` (postgres-roles.ts) to judge:
+ * - the roles it may act as (with SET ROLE or by inheritance) that carry an attribute or are
+ *   predefined;
+ * - the watched server functions it may execute, with the grantees it has them through;
+ * - the SECURITY DEFINER functions of other roles it may execute, and, for each owner they
+ *   lead to (and the owners those lead to), the same three things.
+ * A superuser can do everything, so for one only its roles are listed. The limits in force
+ * come along, and the server (PostgreSQL 14+) is asked to look for a vanished client every
+ * 2 s during a long statement, so a reader killed outright does not leave its query running.
  */
 const inspection = `
-WITH acting AS (
-  SELECT r.oid, r.rolname, r.rolsuper, r.rolreplication, r.rolcreaterole
-  FROM pg_roles r
+WITH RECURSIVE
+acting AS (
+  SELECT r.oid FROM pg_roles r
   WHERE pg_has_role(session_user, r.oid, 'MEMBER') OR pg_has_role(current_user, r.oid, 'MEMBER')
+),
+super AS (SELECT EXISTS (SELECT 1 FROM acting a JOIN pg_roles r ON r.oid = a.oid WHERE r.rolsuper) AS yes),
+reached(oid) AS (
+  SELECT p.proowner FROM pg_proc p
+  WHERE p.prosecdef AND NOT (SELECT yes FROM super)
+    AND EXISTS (SELECT 1 FROM acting a WHERE has_function_privilege(a.oid, p.oid, 'EXECUTE'))
+  UNION
+  SELECT p.proowner FROM reached o JOIN pg_proc p ON p.prosecdef AND has_function_privilege(o.oid, p.oid, 'EXECUTE')
+),
+membership(subject, member) AS (
+  SELECT 0::oid, oid FROM acting
+  UNION ALL
+  SELECT o.oid, r.oid
+  FROM (SELECT DISTINCT oid FROM reached WHERE oid NOT IN (SELECT oid FROM acting)) o
+  JOIN pg_roles r ON pg_has_role(o.oid, r.oid, 'MEMBER')
+),
+subjects AS (SELECT DISTINCT subject FROM membership),
+callable AS (
+  SELECT s.subject, p.proname, p.prosecdef, p.proowner, n.nspname, o.rolname AS owner,
+    quote_ident(n.nspname) || '.' || quote_ident(p.proname) || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS signature,
+    ARRAY(
+      SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(g.rolname) END
+      FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a LEFT JOIN pg_roles g ON g.oid = a.grantee
+      WHERE a.privilege_type = 'EXECUTE' AND (a.grantee = 0 OR a.grantee IN (SELECT m.member FROM membership m WHERE m.subject = s.subject))
+      ORDER BY 1
+    ) AS grantees
+  FROM subjects s
+  JOIN pg_proc p ON p.prosecdef OR p.proname = ANY($1::text[])
+  JOIN pg_namespace n ON n.oid = p.pronamespace
+  JOIN pg_roles o ON o.oid = p.proowner
+  WHERE NOT (SELECT yes FROM super)
+    AND EXISTS (SELECT 1 FROM membership m WHERE m.subject = s.subject AND has_function_privilege(m.member, p.oid, 'EXECUTE'))
+),
+reach AS (
+  SELECT s.subject,
+    (SELECT coalesce(json_agg(json_build_object('name', r.rolname, 'super', r.rolsuper, 'replication', r.rolreplication, 'createrole', r.rolcreaterole) ORDER BY r.rolname), '[]'::json)
+       FROM membership m JOIN pg_roles r ON r.oid = m.member
+       WHERE m.subject = s.subject
+         AND (r.rolsuper OR r.rolreplication OR r.rolcreaterole OR r.rolname LIKE 'pg\\_%' OR r.oid = s.subject
+              OR (s.subject = 0 AND r.rolname IN (session_user, current_user)))) AS roles,
+    (SELECT coalesce(json_agg(json_build_object('signature', c.signature, 'schema', c.nspname, 'name', c.proname, 'grantees', c.grantees) ORDER BY c.signature), '[]'::json)
+       FROM callable c WHERE c.subject = s.subject AND c.proname = ANY($1::text[])) AS functions,
+    (SELECT coalesce(json_agg(json_build_object('signature', c.signature, 'owner', c.owner, 'grantees', c.grantees) ORDER BY c.signature), '[]'::json)
+       FROM callable c
+       WHERE c.subject = s.subject AND c.prosecdef AND c.proowner NOT IN (SELECT m.member FROM membership m WHERE m.subject = s.subject)) AS definers
+  FROM subjects s
 )
 SELECT
   session_user::text AS session_role,
   current_user::text AS current_role,
+  current_setting('server_version_num')::int AS server_version,
   (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS statement_timeout,
   (SELECT setting FROM pg_settings WHERE name = 'lock_timeout') AS lock_timeout,
   (SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout') AS idle_timeout,
-  (SELECT coalesce(json_agg(json_build_object('name', rolname, 'super', rolsuper, 'replication', rolreplication, 'createrole', rolcreaterole) ORDER BY rolname), '[]'::json)
-     FROM acting WHERE rolsuper OR rolreplication OR rolcreaterole OR rolname = ANY($1::text[])) AS roles,
-  (SELECT coalesce(json_agg(DISTINCT p.oid::regprocedure::text), '[]'::json)
-     FROM pg_proc p
-     WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY($2::text[])
-       AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
-       AND EXISTS (SELECT 1 FROM acting a WHERE has_function_privilege(a.oid, p.oid, 'EXECUTE'))) AS functions,
+  (SELECT json_build_object('roles', x.roles, 'functions', x.functions, 'definers', x.definers) FROM reach x WHERE x.subject = 0) AS reach,
+  (SELECT coalesce(json_agg(json_build_object('name', r.rolname, 'roles', x.roles, 'functions', x.functions, 'definers', x.definers) ORDER BY r.rolname), '[]'::json)
+     FROM reach x JOIN pg_roles r ON r.oid = x.subject WHERE x.subject <> 0) AS owners,
   (SELECT set_config(name, '2000', false) FROM pg_settings WHERE name = 'client_connection_check_interval') AS check_interval`;
 
 interface Inspection {
   session_role: string;
   current_role: string;
+  server_version: number;
   statement_timeout: string | null;
   lock_timeout: string | null;
   idle_timeout: string | null;
-  roles: Array<{ name: string; super: boolean; replication: boolean; createrole: boolean }>;
-  functions: string[];
+  reach: Omit<RoleReach, 'name'> | null;
+  owners: RoleReach[];
 }
 
-/** Why the session's role may write outside the transaction; empty when it may not. */
-function privileges(found: Inspection): string[] {
-  const own = new Set([found.session_role, found.current_role]);
-  const self = found.roles.filter((r) => own.has(r.name));
-  // A superuser is a member of every role: its own attribute says all.
-  if (self.some((r) => r.super)) return ['is a superuser'];
-  const reasons: string[] = [];
-  for (const r of self) {
-    if (r.replication) reasons.push('has REPLICATION');
-    if (r.createrole) reasons.push('has CREATEROLE');
-  }
-  for (const r of found.roles) {
-    if (own.has(r.name)) continue;
-    const what = [r.super && 'is a superuser', r.replication && 'has REPLICATION', r.createrole && 'has CREATEROLE'].filter((w): w is string => typeof w === 'string');
-    reasons.push(what.length === 0 ? `is a member of \`${r.name}\`` : `is a member of \`${r.name}\`, which ${what.join(' and ')}`);
-  }
-  for (const f of found.functions) reasons.push(`can run \`${f}\``);
-  return reasons;
+/** The inspection's rows as `refusals` takes them. */
+function catalogueOf(found: Inspection): Catalogue {
+  return {
+    serverVersion: found.server_version,
+    session: found.session_role,
+    current: found.current_role,
+    reach: found.reach ?? { roles: [], functions: [], definers: [] },
+    owners: found.owners,
+  };
 }
 
-/** The recipe every refusal carries: a role that can read the conversations and nothing else. */
+/** The recipe for a role that can read the conversations and nothing else. */
 const readerRecipe =
   "CREATE ROLE prompt_contract_reader NOLOGIN; GRANT SELECT ON <the conversation tables> TO prompt_contract_reader; CREATE ROLE prompt_contract LOGIN PASSWORD '<secret>' IN ROLE prompt_contract_reader;";
 
-function privilegedRole(source: PostgresSource, found: Inspection, reasons: string[]): InputError {
+function privilegedRole(source: PostgresSource, found: Inspection, refused: Refusal[]): InputError {
   const who = found.current_role === found.session_role ? `\`${found.session_role}\`` : `\`${found.session_role}\` (acting as \`${found.current_role}\`)`;
+  const reasons = refused.map((r) => r.reason);
   const listed = reasons.length > 4 ? [...reasons.slice(0, 4), `${reasons.length - 4} more`] : reasons;
+  const fixes: string[] = [];
+  // A reason without a REVOKE is the role itself: only another role takes it away.
+  if (refused.some((r) => r.revoke === undefined)) fixes.push(`a role that can only read, made with: ${readerRecipe}`);
+  // Every function is named here, even when the list of reasons stops at four.
+  const revokes = revokeStatements(refused);
+  if (revokes.length > 0) fixes.push(`no function within its reach that acts outside the transaction: run, as the functions' owner or a superuser, ${revokes.join(' ')}`);
   return new InputError(
     'persisted/privileged-role',
-    `Persisted source \`${source.name}\`: the role ${who} that the connection logs in as ${listed.join(', ')}, so its query could write outside the read-only transaction (through dblink, \`lo_export\`, replication slots, statistics resets, signals to other sessions); expected a role that can only read, made with: ${readerRecipe} (on a throwaway database, \`dangerouslyAllowPrivilegedRole: true\` on the source accepts the risk)`,
+    `Persisted source \`${source.name}\`: the role ${who} that the connection logs in as ${listed.join(', ')}, so its query could write outside the read-only transaction (through dblink, \`lo_export\`, replication slots, statistics resets, signals to other sessions, or a SECURITY DEFINER function doing one of those as its owner); expected ${fixes.join('; and ')} (on a throwaway database, \`dangerouslyAllowPrivilegedRole: true\` on the source accepts the risk)`,
   );
 }
 
@@ -649,14 +658,14 @@ async function openSession(source: PostgresSource): Promise<Session> {
   try {
     let found: Inspection | undefined;
     try {
-      found = (await session.query<Inspection & QueryResultRow>(inspection, [privilegedRoles, privilegedFunctions])).rows[0];
+      found = (await session.query<Inspection & QueryResultRow>(inspection, [watchedFunctions])).rows[0];
     } catch (error) {
       const code = sqlstate(error);
       if (code === undefined || lostConnection.test(code)) throw error;
       if (source.dangerouslyAllowPrivilegedRole !== true) {
         throw new InputError(
           'persisted/privileged-role',
-          scrub(`Persisted source \`${source.name}\`: cannot tell what the role the connection logs in as may do (${messageOf(error)}); expected a PostgreSQL server that answers \`pg_has_role\` and \`has_function_privilege\``, target),
+          scrub(`Persisted source \`${source.name}\`: cannot tell what the role the connection logs in as may do (${messageOf(error)}); expected a PostgreSQL server that answers \`pg_has_role\`, \`has_function_privilege\` and \`aclexplode\``, target),
           {},
           { cause: error },
         );
@@ -665,8 +674,8 @@ async function openSession(source: PostgresSource): Promise<Session> {
     if (found !== undefined) {
       const ms = (setting: string | null, fallback: number) => (setting === null || !/^\d+$/.test(setting) ? fallback : Number(setting));
       session.limits = { statement: ms(found.statement_timeout, configured.statement), lock: ms(found.lock_timeout, configured.lock), idle: ms(found.idle_timeout, configured.idle) };
-      const reasons = privileges(found);
-      if (reasons.length > 0 && source.dangerouslyAllowPrivilegedRole !== true) throw privilegedRole(source, found, reasons);
+      const refused = refusals(catalogueOf(found));
+      if (refused.length > 0 && source.dangerouslyAllowPrivilegedRole !== true) throw privilegedRole(source, found, refused);
     }
     await session.query('BEGIN TRANSACTION READ ONLY');
   } catch (error) {

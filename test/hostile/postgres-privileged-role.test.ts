@@ -36,6 +36,11 @@ describeWithPostgres('a privileged role is refused before the query runs', () =>
       (3, '{"role":"assistant","content":[{"type":"tool_use","id":"toolu_3","name":"lookup_order","input":{"order_id":"A-3"}}]}')`);
     // Debian's postgresql package ships dblink; a server without it fails here, never skips.
     await db.admin.query('CREATE EXTENSION dblink');
+    // As installed, PUBLIC may run dblink and the minimal role would be refused for it
+    // (postgres-definer.test.ts); taken away, the role's own privileges are what is tested here.
+    await db.admin.query("SELECT format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', p.oid::regprocedure) FROM pg_proc p WHERE p.proname LIKE 'dblink%'").then(async (r) => {
+      for (const row of r.rows as Array<{ format: string }>) await db.admin.query(row.format);
+    });
     largeObject = (await db.admin.query<{ oid: number }>("SELECT lo_from_bytea(0, 'exported by the query'::bytea) AS oid")).rows[0]!.oid;
     // A directory the server's user can write to: the export would land here.
     fileDir = mkdtempSync(join(tmpdir(), 'pc-lo-export-'));
@@ -99,10 +104,13 @@ describeWithPostgres('a privileged role is refused before the query runs', () =>
     ['membership of pg_signal_backend, through its group role', ['GRANT pg_signal_backend TO %reader%'], /is a member of `pg_signal_backend`/],
     ['membership of pg_read_server_files', ['GRANT pg_read_server_files TO %login%'], /is a member of `pg_read_server_files`/],
     ['membership of a superuser role it can SET ROLE to', ['GRANT postgres TO %login%'], /is a member of `postgres`, which is a superuser/],
-    ['EXECUTE on pg_stat_reset()', ['GRANT EXECUTE ON FUNCTION pg_stat_reset() TO %login%'], /can run `pg_stat_reset\(\)`/],
-  ])('a role with %s is refused', async (_, grants, reason) => {
+    ['EXECUTE on pg_stat_reset()', ['GRANT EXECUTE ON FUNCTION pg_stat_reset() TO %login%'], /can run `pg_catalog\.pg_stat_reset\(\)`.*REVOKE EXECUTE ON FUNCTION pg_catalog\.pg_stat_reset\(\) FROM pc_login_/],
+    // Granted to PUBLIC in this database only, and taken back at once.
+    ['EXECUTE on lo_export(), granted to PUBLIC', ['GRANT EXECUTE ON FUNCTION lo_export(oid, text) TO PUBLIC'], /can run `pg_catalog\.lo_export\(oid, text\)`.*REVOKE EXECUTE ON FUNCTION pg_catalog\.lo_export\(oid, text\) FROM PUBLIC;/, ['REVOKE EXECUTE ON FUNCTION lo_export(oid, text) FROM PUBLIC']],
+  ])('a role with %s is refused', async (_, grants, reason, undo: string[] = []) => {
     const role = await db.reader(['messages'], grants);
     const error = await failure(collect(readPersistedCalls(source(role.url, 'SELECT id, message FROM messages'))));
+    for (const statement of undo) await db.admin.query(statement);
     expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ code: 'persisted/privileged-role' });
     expect((error as Error).message).toContain(`the role \`${role.login}\``);
