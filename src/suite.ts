@@ -200,6 +200,23 @@ async function placed<T>(cwd: string, fn: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs `fn` (the config's load) with `process.exit` refused. Jest lets the code of a test file
+ * end its worker, and a config that calls `process.exit(0)` made `jest` exit 0 with no test
+ * run; the call now throws, and the load fails saying so (the CLI exits 2 for the same config).
+ */
+async function withoutExit<T>(fn: () => Promise<T>): Promise<T> {
+  const real = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    throw new Error(`the config ended the process (\`process.exit(${code ?? ''})\`) while it was loaded; expected it to only export its settings`);
+  }) as typeof process.exit;
+  try {
+    return await fn();
+  } finally {
+    process.exit = real;
+  }
+}
+
 /** Every finding of one test: errors fail it, warnings and infos are printed and kept for the report. */
 function settle(title: string, diagnostics: readonly Diagnostic[], seen: Diagnostic[]): void {
   seen.push(...diagnostics);
@@ -230,7 +247,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   await (await import('./extract/markdown.js')).preloadMarkdown();
   const cwd = options.cwd ?? (options.config === undefined ? projectOf((g.expect.getState() as { testPath?: unknown }).testPath, (await import('./config/index.js')).configFileNames) : undefined) ?? process.cwd();
   const project = await placed(cwd, async () => {
-    const loaded = await loadProject({ ...(options.config === undefined ? {} : { config: options.config }), cwd, importer: g.importer, lazyModule: true });
+    const loaded = await withoutExit(() => loadProject({ ...(options.config === undefined ? {} : { config: options.config }), cwd, importer: g.importer, lazyModule: true }));
     // Before any test can write: `-u` manages only a folder of its own inside the project.
     run.checkProjectSnapshots(loaded);
     return loaded;

@@ -174,9 +174,13 @@ export function writeNewFile(path: string, text: string): void {
   const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o666);
   try {
     writeFileSync(fd, text);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    // This call created it (exclusively): a write cut short (a full disk, a size limit) leaves nothing behind.
+    rmSync(path, { force: true });
+    throw error;
   }
+  closeSync(fd);
 }
 
 /** Why a write failed, in words: a read-only folder and a full disk are the usual causes. */
