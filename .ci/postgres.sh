@@ -90,10 +90,11 @@ _pcpg_start() (
   }
   _pcpg_as "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres prompt_contract
   # The hostile-input tests run dblink's writes through the reader (test/hostile/postgres-*): say so now
-  # if this server lacks the extension (Debian's postgresql package ships it), rather than in a test.
+  # if this server lacks the extension (Debian's postgresql-NN server package ships the contrib
+  # modules, dblink among them), rather than in a test.
   if ! _pcpg_as "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d prompt_contract -Atqc \
     "SELECT 1 FROM pg_available_extensions WHERE name = 'dblink'" 2>/dev/null | grep -q 1; then
-    _pcpg_log "warning: this server has no dblink extension (PostgreSQL's contrib modules); test/hostile/postgres-privileged-role.test.ts will fail"
+    _pcpg_log "warning: this server has no dblink extension (PostgreSQL's contrib modules); test/hostile/postgres-privileged-role.test.ts and postgres-definer.test.ts will fail"
   fi
   printf '%s\n' "$port" >"$dir/port"
   _pcpg_log "PostgreSQL $("$bin/pg_ctl" --version | awk '{print $3}') listening on 127.0.0.1:$port (data in $dir)"

@@ -272,9 +272,10 @@ type StopSignal = 'SIGINT' | 'SIGTERM';
  * - the watched server functions it may execute, with the grantees it has them through;
  * - the SECURITY DEFINER functions of other roles it may execute, and, for each owner they
  *   lead to (and the owners those lead to), the same three things.
- * A superuser can do everything, so for one only its roles are listed. The limits in force
- * come along, and the server (PostgreSQL 14+) is asked to look for a vanished client every
- * 2 s during a long statement, so a reader killed outright does not leave its query running.
+ * A superuser can do everything, so for one (the session or an owner) only its roles are
+ * listed. The limits in force come along, and the server (PostgreSQL 14+) is asked to look
+ * for a vanished client every 2 s during a long statement, so a reader killed outright does
+ * not leave its query running.
  */
 const inspection = `
 WITH RECURSIVE
@@ -288,14 +289,17 @@ reached(oid) AS (
   WHERE p.prosecdef AND NOT (SELECT yes FROM super)
     AND EXISTS (SELECT 1 FROM acting a WHERE has_function_privilege(a.oid, p.oid, 'EXECUTE'))
   UNION
-  SELECT p.proowner FROM reached o JOIN pg_proc p ON p.prosecdef AND has_function_privilege(o.oid, p.oid, 'EXECUTE')
+  -- A superuser owner is refused for what it is; where its own functions lead adds nothing.
+  SELECT p.proowner FROM reached o JOIN pg_roles ro ON ro.oid = o.oid AND NOT ro.rolsuper
+  JOIN pg_proc p ON p.prosecdef AND has_function_privilege(o.oid, p.oid, 'EXECUTE')
 ),
 membership(subject, member) AS (
   SELECT 0::oid, oid FROM acting
   UNION ALL
   SELECT o.oid, r.oid
   FROM (SELECT DISTINCT oid FROM reached WHERE oid NOT IN (SELECT oid FROM acting)) o
-  JOIN pg_roles r ON pg_has_role(o.oid, r.oid, 'MEMBER')
+  JOIN pg_roles ro ON ro.oid = o.oid
+  JOIN pg_roles r ON r.oid = o.oid OR (NOT ro.rolsuper AND pg_has_role(o.oid, r.oid, 'MEMBER'))
 ),
 subjects AS (SELECT DISTINCT subject FROM membership),
 callable AS (
@@ -312,6 +316,7 @@ callable AS (
   JOIN pg_namespace n ON n.oid = p.pronamespace
   JOIN pg_roles o ON o.oid = p.proowner
   WHERE NOT (SELECT yes FROM super)
+    AND NOT EXISTS (SELECT 1 FROM pg_roles su WHERE su.oid = s.subject AND su.rolsuper)
     AND EXISTS (SELECT 1 FROM membership m WHERE m.subject = s.subject AND has_function_privilege(m.member, p.oid, 'EXECUTE'))
 ),
 reach AS (
