@@ -64,7 +64,7 @@ function unreadable(file: string, error: unknown): InputError {
 export async function accumulateFile(accumulator: RecordedAccumulator, file: string, range?: LineRange, source = file, maxLineBytes = DEFAULT_MAX_LINE_BYTES): Promise<void> {
   // jsonl.js first: it imports the other two, and importing a module together with its importer
   // trips Jest's ESM linker ("request for ... is not in cache"); after it they are loaded.
-  const { unparseableLine, recordedItemsOf, lineTooLong } = await import('../sources/jsonl.js');
+  const { unparseableLine, recordedItemsOf, lineTooLong, mayHoldUnsafeIntegers, markUnsafeIntegers } = await import('../sources/jsonl.js');
   const [{ forEachLine }, { plainCallName, plainArguments }] = await Promise.all([import('../sources/chunks.js'), import('../sources/shapes.js')]);
   const addAll = (items: RecordedItem[]) => {
     for (let i = 0; i < items.length; i++) accumulator.add(items[i]!);
@@ -76,6 +76,11 @@ export async function accumulateFile(accumulator: RecordedAccumulator, file: str
         value = JSON.parse(text);
       } catch (error) {
         accumulator.add(unparseableLine(error, { source, line }));
+        return;
+      }
+      // A number past 2^53 was rounded by JSON.parse: such a line goes the general way, which marks the call.
+      if (mayHoldUnsafeIntegers(text)) {
+        addAll(markUnsafeIntegers(recordedItemsOf(value, { source, line }), text));
         return;
       }
       // A valid call in a common shape is counted without building a record for it; every

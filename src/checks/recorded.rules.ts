@@ -22,6 +22,11 @@ export const recordedRules = defineRules('recorded', {
     description: 'A JSONL line longer than the line cap (16 MiB by default); it is reported without being read, and the rest of the file is read as usual.',
     fix: 'Log tool calls without their bulk (truncate large arguments), or raise `maxLineBytes` if such lines are legitimate',
   },
+  'unsafe-integer': {
+    severity: 'error',
+    description: 'Recorded tool calls holding an integer past 2^53 - 1 (9007199254740991), which a JavaScript number cannot hold exactly: `JSON.parse` rounds it, so the call cannot be compared with the schema, and a handler in JavaScript would get another number than the model sent.',
+    fix: 'Type the value as a string of digits in the schema (`"type": "string", "pattern": "^-?[0-9]+$"`) and in the handler, as int64 ids usually are',
+  },
   'unchecked-schema': {
     severity: 'error',
     description: 'Recorded calls to a tool whose input schema does not compile (not valid JSON Schema): they are counted and listed, not checked; the calls to every other tool are validated as usual.',

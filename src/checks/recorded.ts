@@ -5,6 +5,7 @@ import { unescapeSegment } from '../schema/pointer.js';
 import { schemaProblems } from '../schema/problems.js';
 import { SchemaCompiler, type SchemaPlace, type Validator } from '../schema/validator.js';
 import type { CorruptRecord, RecordedCall, RecordedItem } from '../sources/types.js';
+import type { RecordedCallRead, UnsafeInteger } from '../sources/jsonl.js';
 import { toolPlace } from '../tools/places.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { InputError, errorMessage } from '../util/errors.js';
@@ -79,6 +80,19 @@ export interface AccumulatorState {
   skipped: SkippedGroup[];
   /** Calls to tools whose input schema does not compile, which are counted but not checked. */
   unchecked: UncheckedGroup[];
+  /** Calls holding an integer past 2^53, which are counted but not compared with the schema. */
+  unsafe: UnsafeGroup[];
+}
+
+/** Calls to one tool holding an integer past 2^53 at one place: the digits as first written there. */
+export interface UnsafeGroup {
+  tool: string;
+  instancePath: string;
+  digits: string;
+  count: number;
+  witnesses: Witness[];
+  source: string | null;
+  line?: number;
 }
 
 /** Calls to one tool whose input schema does not compile: counted, not checked. */
@@ -201,6 +215,12 @@ export function didYouMean(name: string, candidates: Iterable<string>): string |
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** The integer a JavaScript number holds for `digits`, written out in full (`9223372036854775807` reads as `9223372036854775808`). */
+function roundedDigits(digits: string): string {
+  const n = Number(digits);
+  return Number.isInteger(n) ? BigInt(n).toString() : String(n);
+}
+
 function list(witnesses: readonly Witness[], total: number): string {
   const shown = witnesses.map((w) => ('value' in w ? `${w.id} (${show(w.value)})` : w.id)).join(', ');
   return total > witnesses.length ? `${shown}, and ${count(total - witnesses.length)} more` : shown;
@@ -251,6 +271,7 @@ export class RecordedAccumulator {
   readonly #corrupt: CorruptRecord[] = [];
   readonly #skipped = new Map<string, SkippedGroup>();
   readonly #unchecked = new Map<string, UncheckedGroup>();
+  readonly #unsafe = new Map<string, UnsafeGroup>();
   #corruptCount = 0;
   #calls = 0;
 
@@ -336,6 +357,12 @@ export class RecordedAccumulator {
       this.#uncheckedCall(tool, item);
       return;
     }
+    const unsafe = (item as RecordedCallRead).unsafeIntegers;
+    // Compared as rounded, such a call could pass a bound it breaks: it is reported, not validated.
+    if (unsafe !== undefined) {
+      this.#unsafeCall(item, unsafe);
+      return;
+    }
     if (failed || !tool.schema(item.arguments)) this.#fail('schema', item, tool.schema);
     if (tool.handler !== undefined && !tool.handler(item.arguments)) this.#fail('handler', item, tool.handler);
   }
@@ -389,6 +416,21 @@ export class RecordedAccumulator {
     if (group.witnesses.length < this.#maxWitnesses) group.witnesses.push(this.#witness(call));
   }
 
+  #unsafeCall(call: RecordedCall, unsafe: readonly UnsafeInteger[]): void {
+    for (const { instancePath, digits } of unsafe) {
+      const key = `${call.name}\0${instancePath}`;
+      let group = this.#unsafe.get(key);
+      if (group === undefined) {
+        group = { tool: call.name, instancePath, digits, count: 0, witnesses: [], source: call.where.source };
+        if (call.where.line !== undefined) group.line = call.where.line;
+        this.#unsafe.set(key, group);
+      }
+      group.count++;
+      if (group.source !== call.where.source) group.source = null;
+      if (group.witnesses.length < this.#maxWitnesses) group.witnesses.push({ ...this.#witness(call), value: digits });
+    }
+  }
+
   #fail(against: FailureGroup['against'], call: RecordedCall, validator: Validator): void {
     let errors = validator.places(call.arguments);
     // Every error may sit inside an anyOf/oneOf that places() leaves out: still count the call.
@@ -439,6 +481,7 @@ export class RecordedAccumulator {
       corruptCount: this.#corruptCount,
       skipped: [...this.#skipped.values()],
       unchecked: [...this.#unchecked.values()].map(copy),
+      unsafe: [...this.#unsafe.values()].map(copy),
     };
   }
 
@@ -465,6 +508,7 @@ export class RecordedAccumulator {
     for (const g of state.failures) mergeInto(this.#failures, `${g.against}\0${g.tool}\0${g.keyword}\0${g.instancePath}`, g);
     for (const g of state.unknown) mergeInto(this.#unknown, g.name, g);
     for (const g of state.unchecked) mergeInto(this.#unchecked, g.tool, g);
+    for (const g of state.unsafe) mergeInto(this.#unsafe, `${g.tool}\0${g.instancePath}`, g);
     for (const record of state.corrupt) if (this.#corrupt.length < this.#maxCorrupt) this.#corrupt.push(record);
     this.#corruptCount += state.corruptCount;
     for (const group of state.skipped) this.#addSkipped(group);
@@ -511,6 +555,24 @@ export class RecordedAccumulator {
           witnessCount: g.count,
           total,
           fix,
+        }),
+      );
+    }
+    for (const g of [...this.#unsafe.values()].sort((a, b) => a.tool.localeCompare(b.tool) || a.instancePath.localeCompare(b.instancePath))) {
+      const total = this.#tools.get(g.tool)?.calls ?? g.count;
+      const where = g.instancePath === '' ? 'the top level' : `\`${g.instancePath}\``;
+      const ids = g.witnesses.map((w) => (w.value === g.digits ? w.id : `${w.id} (${String(w.value)})`)).join(', ');
+      const more = g.count > g.witnesses.length ? `, and ${count(g.count - g.witnesses.length)} more` : '';
+      out.push(
+        report(recordedRules['unsafe-integer'], {
+          message: `Unexpected integer ${g.digits} at ${where} in ${count(g.count)} of ${count(total)} ${noun} calls to \`${g.tool}\`, past ${Number.MAX_SAFE_INTEGER} (2^53 - 1), where a JavaScript number no longer holds every integer (\`JSON.parse\` reads this one as ${roundedDigits(g.digits)}); expected integers a JavaScript number holds exactly (these calls were not compared with the schema): ${ids}${more}`,
+          tool: g.tool,
+          instancePath: g.instancePath,
+          actual: g.digits,
+          ...(g.source !== null ? { file: g.source, ...(g.line === undefined ? {} : { line: g.line }) } : {}),
+          witnesses: g.witnesses,
+          witnessCount: g.count,
+          total,
         }),
       );
     }

@@ -1,3 +1,5 @@
+import { escapeSegment } from '../schema/pointer.js';
+import { jsonPositions } from '../tools/json-positions.js';
 import { InputError, errorMessage } from '../util/errors.js';
 import { maxLineBytesFrom, readLines, type LineEvent } from './chunks.js';
 import { itemsFromValue, notJson, parseJson, type Where } from './shapes.js';
@@ -18,7 +20,103 @@ export interface ReadRecordedOptions {
 export function parseRecordedLine(text: string, where: Where): RecordedItem[] {
   const parsed = parseJson(text, where, 'The line');
   if ('corrupt' in parsed) return [parsed];
-  return recordedItemsOf(parsed.value, where);
+  const items = recordedItemsOf(parsed.value, where);
+  return mayHoldUnsafeIntegers(text) ? markUnsafeIntegers(items, text) : items;
+}
+
+/** An integer in a call's arguments that a JavaScript number cannot hold exactly: where it is, and its digits as the line wrote them. */
+export interface UnsafeInteger {
+  /** JSON Pointer into the arguments, array indices written `*` (as failure groups write them). */
+  instancePath: string;
+  digits: string;
+}
+
+/** A recorded call, with the integers of its arguments that `JSON.parse` rounded, when there are any. */
+export type RecordedCallRead = RecordedCall & { unsafeIntegers?: UnsafeInteger[] };
+
+// No integer within ±(2^53 − 1) has more than 16 digits: a line without a run of 16 needs no closer look.
+const LONG_DIGITS = /\d{16}/;
+const NUMBER = /-?(\d+)(\.\d+)?([eE][+-]?\d+)?/y;
+const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
+
+/** True when `text` may hold a number literal past 2^53: the cheap test before `markUnsafeIntegers`. */
+export function mayHoldUnsafeIntegers(text: string): boolean {
+  return LONG_DIGITS.test(text);
+}
+
+/** Digits of an integer part that `Number` cannot hold exactly (JSON allows no leading zeros). */
+function unsafeDigits(digits: string): boolean {
+  return digits.length > MAX_SAFE_DIGITS.length || (digits.length === MAX_SAFE_DIGITS.length && digits > MAX_SAFE_DIGITS);
+}
+
+/** The JSON string literal that opens at `start`, quotes included. */
+function stringLiteralAt(text: string, start: number): string {
+  let i = start + 1;
+  while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+  return text.slice(start, i + 1);
+}
+
+/**
+ * The number literals of valid JSON `text` whose integer part is past ±(2^53 − 1), as written
+ * (a literal with an exponent is left out: it was never exact digits). Strings are skipped,
+ * except a string that is itself JSON text (OpenAI's `arguments`), which is looked into once.
+ * Found from the text because Node 20's `JSON.parse` gives a reviver no source text.
+ */
+export function unsafeIntegerLiterals(text: string, nested = false): string[] {
+  if (!LONG_DIGITS.test(text)) return [];
+  const out: string[] = [];
+  for (const { start } of jsonPositions(text).values()) {
+    const c = text.charCodeAt(start);
+    if (c === 0x22) {
+      if (nested) continue;
+      const literal = stringLiteralAt(text, start);
+      if (!LONG_DIGITS.test(literal)) continue;
+      let inner: unknown;
+      try {
+        inner = JSON.parse(literal);
+        JSON.parse(inner as string);
+      } catch {
+        continue;
+      }
+      out.push(...unsafeIntegerLiterals(inner as string, true));
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER.lastIndex = start;
+      const m = NUMBER.exec(text);
+      if (m !== null && m[3] === undefined && unsafeDigits(m[1]!)) out.push(m[0]);
+    }
+  }
+  return out;
+}
+
+/**
+ * `items` with each call whose arguments hold a number that `JSON.parse` rounded (a literal of
+ * `text` past 2^53) marked with its place and its digits as written: such a call cannot be
+ * compared with a schema exactly (`9223372036854775808` reads as `maximum: 9223372036854775807`
+ * allows). Numbers are matched to literals by value; the walk keeps its own stack, as a call may nest deep.
+ */
+export function markUnsafeIntegers(items: RecordedItem[], text: string): RecordedItem[] {
+  const literals = unsafeIntegerLiterals(text);
+  if (literals.length === 0) return items;
+  const byValue = new Map<number, string>();
+  for (const digits of literals) if (!byValue.has(Number(digits))) byValue.set(Number(digits), digits);
+  return items.map((item) => {
+    if ('corrupt' in item) return item;
+    const found: UnsafeInteger[] = [];
+    const stack: Array<[value: unknown, path: string]> = [[item.arguments, '']];
+    while (stack.length > 0) {
+      const [value, path] = stack.pop()!;
+      if (typeof value === 'number') {
+        const digits = Math.abs(value) > Number.MAX_SAFE_INTEGER ? byValue.get(value) : undefined;
+        if (digits !== undefined) found.push({ instancePath: path, digits });
+      } else if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}/*`]);
+      } else if (typeof value === 'object' && value !== null) {
+        const entries = Object.entries(value);
+        for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], `${path}/${escapeSegment(entries[i]![0])}`]);
+      }
+    }
+    return found.length === 0 ? item : ({ ...item, unsafeIntegers: found } satisfies RecordedCallRead);
+  });
 }
 
 /** The record for a line that `JSON.parse` rejected with `error`, worded as `parseRecordedLine` words it. */
