@@ -289,28 +289,21 @@ export async function main(argv: readonly string[]): Promise<number> {
       // --help and --version end through here too, with code 0.
       return error.exitCode === 0 ? 0 : EXIT_CANNOT_RUN;
     }
-    const { inert } = await import('./report/inert.js');
+    const { inert, inertLines } = await import('./report/inert.js');
     if (error instanceof InputError) {
       // `format` shows the message and file inert: a line break from a checked file starts no line of its own.
       process.stderr.write(`prompt-contract: ${error.format()}\n`);
-      if (debugging()) process.stderr.write(`${inertStack(error, inert)}\n`);
+      // The stack's lines are the runtime's; what each holds (its first, the message) may quote a checked file.
+      if (debugging()) process.stderr.write(`${inertLines(stackOf(error))}\n`);
       await reportCannotRun(argv, { ruleId: error.code, severity: 'error', message: error.message, ...placeOf(error) });
       return EXIT_CANNOT_RUN;
     }
     const message = internalErrorMessage(error);
     process.stderr.write(`prompt-contract: ${inert(message)}\n`);
-    if (debugging()) process.stderr.write(`${inertStack(error, inert)}\n`);
+    if (debugging()) process.stderr.write(`${inertLines(stackOf(error))}\n`);
     await reportCannotRun(argv, { ruleId: 'internal', severity: 'error', message });
     return EXIT_CANNOT_RUN;
   }
-}
-
-/** The stack trace, one frame a line as the runtime broke it; each line is inert (the first holds the message, which may quote a checked file). */
-function inertStack(error: unknown, inert: (text: string) => string): string {
-  return stackOf(error)
-    .split('\n')
-    .map((line) => inert(line))
-    .join('\n');
 }
 
 function placeOf(error: InputError): Pick<Diagnostic, 'file' | 'line' | 'column'> {

@@ -26,10 +26,15 @@ export function inert(text: string): string {
   return text.replace(UNSAFE, escape);
 }
 
-/** `text` with `inert` applied to each of its lines: for text whose lines are ours to break (a diff, a code frame), shown line by line. */
+/**
+ * `text` with `inert` applied to each of its lines: for text whose lines are ours to break (a
+ * diff, a stack trace), shown line by line. A line that would start with `::` once its leading
+ * spaces are dropped (the runner drops them) has its first colon written `\u003a`: a prompt's
+ * own line in a snapshot diff is no command either.
+ */
 export function inertLines(text: string): string {
   return text
     .split('\n')
-    .map((line) => inert(line))
+    .map((line) => inert(line).replace(/^(\s*):(?=:)/, '$1\\u003a'))
     .join('\n');
 }
