@@ -1,8 +1,9 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../util/errors.js';
 import { readRegularFileSync, withoutBom } from '../util/files.js';
 import { suggestName } from '../util/suggest.js';
+import { projectRootOf, walkFolder } from '../util/walk.js';
 import { locate, normalizeLineEnds, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
 import type { DataOrigin } from './source-map.js';
@@ -73,15 +74,18 @@ export interface PromptModule {
   origins: WeakMap<object, DataOrigin>;
 }
 
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...walk(path));
-    else out.push(path);
-  }
-  return out;
+/**
+ * Every file under the prompts folder, in name order; folders and files reached through a
+ * symbolic link inside the project are read as any other, links that leave it are refused.
+ */
+function walk(state: ModuleState): string[] {
+  const files = walkFolder(state.absRoot, {
+    within: [state.projectRoot],
+    skip: (name) => name.startsWith('.') || name === 'node_modules',
+    display: state.display,
+    what: 'the prompts folder',
+  });
+  return files.map((entry) => entry.path);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -220,6 +224,8 @@ function dataSet(promptFile: string, fm: YamlDocument, key: 'examples' | 'retrie
 /** What reading a prompt module folder accumulates, file after file. */
 interface ModuleState {
   absRoot: string;
+  /** The folder links may lead into: the project's (its config's folder). */
+  projectRoot: string;
   display: (p: string) => string;
   partials: Map<string, TemplateSource>;
   prompts: Map<string, PromptDefinition>;
@@ -228,7 +234,7 @@ interface ModuleState {
   seen: Map<string, string>;
 }
 
-function moduleState(root: string, cwd: string): ModuleState {
+function moduleState(root: string, cwd: string, projectRoot?: string): ModuleState {
   const absRoot = resolve(cwd, root);
   const display = (p: string): string => relative(cwd, p) || p;
   try {
@@ -236,7 +242,7 @@ function moduleState(root: string, cwd: string): ModuleState {
   } catch {
     throw new InputError('config/prompts-missing', `Cannot find the prompts folder, expected a directory of .prompt files`, { file: display(absRoot) });
   }
-  return { absRoot, display, partials: new Map(), prompts: new Map(), origins: new WeakMap(), seen: new Map() };
+  return { absRoot, projectRoot: projectRoot === undefined ? projectRootOf(absRoot, cwd) : resolve(cwd, projectRoot), display, partials: new Map(), prompts: new Map(), origins: new WeakMap(), seen: new Map() };
 }
 
 /** Reads one `.prompt` file into the state: a partial, or a prompt (unless `only` leaves it out). */
@@ -394,10 +400,12 @@ const isCasesFile = (absRoot: string, f: string): boolean => f.startsWith(join(a
  * Handlebars body), `_name.prompt` partials, example and retrieval-stub YAML named in the
  * frontmatter, and `cases/*.yaml` with the named standard inputs. `only` loads just the named
  * prompts (and every partial), and skips the cases files that plainly name another prompt.
+ * `projectRoot`: where symbolic links in the folder may lead (by default the nearest folder
+ * above it with a config file).
  */
-export function loadPromptModule(root: string, cwd = process.cwd(), only?: ReadonlySet<string>): PromptModule {
-  const state = moduleState(root, cwd);
-  const files = walk(state.absRoot);
+export function loadPromptModule(root: string, cwd = process.cwd(), only?: ReadonlySet<string>, projectRoot?: string): PromptModule {
+  const state = moduleState(root, cwd, projectRoot);
+  const files = walk(state);
   for (const path of files.filter((f) => f.endsWith('.prompt'))) readPromptFile(state, path, only);
   for (const path of files.filter((f) => isCasesFile(state.absRoot, f))) readCasesFile(state, path, only);
   const { absRoot, prompts, partials, origins } = state;
@@ -427,10 +435,10 @@ export function casesFilesOf(module: PromptModule, cwd = process.cwd()): Map<str
  * worker, which learns its prompts one at a time from a folder the main thread has already
  * read whole (and reported any error in): it reads only what it checks.
  */
-export function openPromptModule(root: string, cwd: string, casesFiles: ReadonlyMap<string, readonly string[]>): LazyPromptModule {
-  const state = moduleState(root, cwd);
+export function openPromptModule(root: string, cwd: string, casesFiles: ReadonlyMap<string, readonly string[]>, projectRoot?: string): LazyPromptModule {
+  const state = moduleState(root, cwd, projectRoot);
   const promptFiles = new Map<string, string[]>();
-  for (const path of walk(state.absRoot).filter((f) => f.endsWith('.prompt'))) {
+  for (const path of walk(state).filter((f) => f.endsWith('.prompt'))) {
     const base = basename(path, '.prompt');
     if (base.startsWith('_')) readPromptFile(state, path, undefined);
     else promptFiles.set(base, [...(promptFiles.get(base) ?? []), path]);

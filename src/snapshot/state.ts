@@ -1,6 +1,7 @@
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
+import { walkFolder } from '../util/walk.js';
 import { InputError } from '../util/errors.js';
 import { READ_NONBLOCK, readRegularFileSync, replaceFile, writeFailure } from '../util/files.js';
 import { isSnapshotText, isToolsBaseline, sameToolsBaseline, SNAPSHOT_HEADER, TOOLS_BASELINE_KEY } from './format.js';
@@ -356,35 +357,26 @@ function isLeftover(file: string): boolean {
   return m[1]!.endsWith('.json') ? startsLike(`{\n  "${TOOLS_BASELINE_KEY}"`) || startsLike('{\n  "tools"') : startsLike(`${SNAPSHOT_HEADER} `);
 }
 
-/** Sorts the files under `dir` (symbolic links are never followed) into obsolete, foreign and leftover. */
+/**
+ * Sorts the files under `dir` into obsolete, foreign and leftover. A symbolic link (to a file
+ * or a folder) is foreign, never entered: `-u` refuses to write through one, so it must not
+ * delete through one either, and the snapshots it leads to are never obsolete.
+ */
 export function scanSnapshots(dir: string, expected: ReadonlySet<string>): SnapshotScan {
   const scan: SnapshotScan = { obsolete: [], foreign: [], leftovers: [] };
-  const stack = [dir];
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
+  const entries = walkFolder(dir, { within: [], followLinks: false, skip: (name) => skippedFolders.has(name) });
+  for (const e of entries) {
+    const path = e.path;
+    if (expected.has(path)) continue;
+    // Dotfiles (.gitkeep, .gitattributes, .DS_Store) belong to tools that expect them there.
+    const quiet = e.name.startsWith('.');
+    if (e.kind !== 'file') {
+      if (!quiet) scan.foreign.push(path);
       continue;
     }
-    for (const e of entries) {
-      const path = join(d, e.name);
-      if (expected.has(path)) continue;
-      if (e.isDirectory()) {
-        if (!skippedFolders.has(e.name)) stack.push(path);
-        continue;
-      }
-      // Dotfiles (.gitkeep, .gitattributes, .DS_Store) belong to tools that expect them there.
-      const quiet = e.name.startsWith('.');
-      if (!e.isFile()) {
-        if (!quiet) scan.foreign.push(path);
-        continue;
-      }
-      if (TMP_NAME.test(e.name) && isLeftover(path)) scan.leftovers.push(path);
-      else if ((e.name.endsWith('.txt') || e.name.endsWith('.json')) && ownsFile(path)) scan.obsolete.push(path);
-      else if (!quiet) scan.foreign.push(path);
-    }
+    if (TMP_NAME.test(e.name) && isLeftover(path)) scan.leftovers.push(path);
+    else if ((e.name.endsWith('.txt') || e.name.endsWith('.json')) && ownsFile(path)) scan.obsolete.push(path);
+    else if (!quiet) scan.foreign.push(path);
   }
   scan.obsolete.sort();
   scan.foreign.sort();

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, test } from '@jest/globals';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPromptModule } from '../../src/render/module.js';
+import { SNAPSHOT_HEADER } from '../../src/snapshot/format.js';
+import { removeObsolete, scanSnapshots, snapshotFile } from '../../src/snapshot/state.js';
+import { InputError } from '../../src/util/errors.js';
+import { scratchProject, staleCall, type Scratch } from './render-project.js';
+
+// Issue 25: `prompts/cases` as a symbolic link to a shared folder was skipped by the folder
+// walk (a link is not a directory entry's `isDirectory()`): no case rendered, a stale call in
+// one went unreported, the run passed, and `-u` removed the case's snapshot as obsolete.
+
+const prompt = 'Notes for the agent:\n{{notes}}\n';
+const cases = `prompt: agent\ncases:\n  basic:\n    input:\n      notes: |\n        Look the order up first:\n${staleCall.split('\n').map((l) => `        ${l}`).join('\n')}\n`;
+
+let project: Scratch | undefined;
+afterEach(() => project?.remove());
+
+describe('a folder of the prompts reached through a symbolic link', () => {
+  test('`prompts/cases` linked to a folder inside the project is read: the stale call is reported, the snapshot is not obsolete', async () => {
+    project = scratchProject({ 'prompts/agent.prompt': prompt, 'shared/cases/agent.yaml': cases });
+    symlinkSync(join(project.dir, 'shared', 'cases'), join(project.dir, 'prompts', 'cases'), 'dir');
+    // The case's snapshot as a previous run wrote it.
+    project.write('snapshots/agent/basic.txt', `${SNAPSHOT_HEADER} 2\nold\n`);
+    const result = await project.check();
+    expect(result.stdout).not.toContain('No problems found');
+    const stale = result.diagnostics.filter((d) => d.ruleId.startsWith('example/'));
+    expect(stale.length).toBeGreaterThan(0);
+    expect(stale[0]!.message).toMatch(/order/);
+    expect(result.diagnostics.filter((d) => d.ruleId === 'snapshot/obsolete')).toEqual([]);
+    expect(result.code).toBe(1);
+  });
+
+  test('a linked `.prompt` file and a linked partials folder inside the project are read as files and folders', () => {
+    project = scratchProject({ 'shared/agent.prompt': 'Hello {{> greeting}}\n', 'shared/partials/_greeting.prompt': 'there\n' });
+    symlinkSync(join(project.dir, 'shared', 'agent.prompt'), join(project.dir, 'prompts', 'agent.prompt'));
+    symlinkSync(join(project.dir, 'shared', 'partials'), join(project.dir, 'prompts', 'partials'), 'dir');
+    const module = loadPromptModule('prompts', project.dir);
+    expect([...module.prompts.keys()]).toEqual(['agent']);
+    expect([...module.partials.keys()]).toEqual(['greeting']);
+  });
+
+  test('a link that leaves the project is refused by name, exit 2', async () => {
+    project = scratchProject({ 'prompts/agent.prompt': prompt });
+    mkdirSync(join(project.outer, 'elsewhere'));
+    writeFileSync(join(project.outer, 'elsewhere', 'agent.yaml'), cases);
+    symlinkSync(join(project.outer, 'elsewhere'), join(project.dir, 'prompts', 'cases'), 'dir');
+    const result = await project.check();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('prompts/cases');
+    expect(result.stderr).toMatch(/Unexpected symbolic link `prompts\/cases` in the prompts folder: it leads to `[^`]*elsewhere`, outside the project/);
+  });
+
+  test('a link back into a folder it sits in is refused as a loop, not walked for ever', () => {
+    project = scratchProject({ 'prompts/agent.prompt': prompt });
+    mkdirSync(join(project.dir, 'prompts', 'more'));
+    symlinkSync(join(project.dir, 'prompts'), join(project.dir, 'prompts', 'more', 'again'), 'dir');
+    let error: unknown;
+    try {
+      loadPromptModule('prompts', project.dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'config/unreadable', file: join('prompts', 'more', 'again'), message: expect.stringContaining('leads back to') });
+  });
+
+  test('a link to a file outside the project is refused too', () => {
+    project = scratchProject();
+    writeFileSync(join(project.outer, 'secret.prompt'), 'Hello\n');
+    symlinkSync(join(project.outer, 'secret.prompt'), join(project.dir, 'prompts', 'agent.prompt'));
+    expect(() => loadPromptModule('prompts', project!.dir)).toThrow(expect.objectContaining({ code: 'config/unreadable', file: join('prompts', 'agent.prompt') }) as unknown as Error);
+  });
+});
+
+describe('a snapshot folder that is a symbolic link', () => {
+  test('is foreign, never entered: its snapshots are not obsolete and `-u` removes nothing through it', () => {
+    project = scratchProject();
+    const snapshots = join(project.dir, 'snapshots');
+    const shared = join(project.dir, 'shared-snapshots');
+    mkdirSync(shared);
+    const kept = join(shared, 'old.txt');
+    writeFileSync(kept, `${SNAPSHOT_HEADER} x\n`);
+    symlinkSync(shared, join(snapshots, 'agent'), 'dir');
+    const scan = scanSnapshots(snapshots, new Set([snapshotFile(snapshots, 'agent', 'basic')]));
+    expect(scan.obsolete).toEqual([]);
+    expect(scan.foreign).toEqual([join(snapshots, 'agent')]);
+    removeObsolete(snapshots, scan.obsolete);
+    expect(existsSync(kept)).toBe(true);
+    expect(readFileSync(kept, 'utf8')).toContain(SNAPSHOT_HEADER);
+  });
+});
