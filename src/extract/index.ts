@@ -22,6 +22,7 @@ import { report } from '../report/rule.js';
 import type { ToolSpec } from '../tools/types.js';
 import { LineIndex } from '../util/lines.js';
 import { blockStructure, type Fence, type ParseMode, type Structure } from './markdown.js';
+import { checkFound, checkParsed, checkPlace, findThrew, placeLimit, tooManyPlaces } from './guard.js';
 import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParsedCall, type ParseResult } from './notation.js';
 import { readJsonSequence } from './json.js';
 import { builtInNotations, tokenNotations } from './notations/index.js';
@@ -103,17 +104,16 @@ class Extraction {
     this.notations = [...builtInNotations, ...extra];
   }
 
-  /** A custom notation whose `find` threw: said once, at the top of the text. */
-  notationFailed(notation: NotationDefinition, error: unknown): void {
-    this.diagnostics.push(
-      report(exampleRules.unparseable, {
-        message: `Unexpected error in the \`${notation.name}\` notation's find: ${error instanceof Error ? error.message : String(error)}, expected it to return the places it found`,
-        offset: 0,
-        line: 1,
-        column: 1,
-        severity: 'error',
-      }),
-    );
+  /** Custom notations already reported for failing as a whole (`find` threw, looped): said once, not once a piece of prose. */
+  readonly failedOnce = new Set<string>();
+
+  /** A custom notation returned what cannot be used: `example/notation-failed` at the place, naming the notation. */
+  notationFailed(place: BlockPlace, message: string, once?: string): void {
+    if (once !== undefined) {
+      if (this.failedOnce.has(once)) return;
+      this.failedOnce.add(once);
+    }
+    this.finding(exampleRules['notation-failed'], place, message);
   }
 
   example(call: RawCall, notation: Notation, place: BlockPlace): void {
@@ -236,9 +236,70 @@ function looksLikeOneBrokenValue(text: string): boolean {
 }
 
 interface Candidate {
-  match: NotationMatch & { where?: string };
+  match: NotationMatch & { where?: unknown; bodyStart?: unknown; bodyEnd?: unknown };
   notation: NotationDefinition;
   order: number;
+  /** Read once, when the place was taken: a getter on a custom match cannot change them later. */
+  start: number;
+  end: number;
+}
+
+/**
+ * The places one notation finds in a piece of text. A custom notation's places are checked
+ * (`checkFound`, `checkPlace`) and counted, so a mistake is a finding naming the notation and
+ * a `find` that yields without end is stopped; a built-in notation's are taken as they are.
+ */
+function findPlaces(ex: Extraction, src: Source, notation: NotationDefinition, order: number, context: NotationContext, candidates: Candidate[]): void {
+  const builtIn = ex.builtIn.has(notation);
+  const whole = place(src, `the text read by the \`${notation.name}\` notation`, 0, 0);
+  const mine: Candidate[] = [];
+  // A bad place is reported once with a count: a broken `find` yields the same mistake at every turn.
+  let bad: { at: number; message: string } | undefined;
+  let badCount = 0;
+  const reportBad = () => {
+    if (bad === undefined) return;
+    const more = badCount > 1 ? `; ${(badCount - 1).toLocaleString('en-US')} more places like it in this text are not read either` : '';
+    ex.notationFailed(place(src, whole.where, bad.at, bad.at), `${bad.message}${more}`);
+  };
+  try {
+    const found: unknown = notation.find(src.text, context);
+    const checked = builtIn ? ({ ok: true, value: found as Iterable<unknown> } as const) : checkFound(found, notation.name);
+    if (!checked.ok) {
+      ex.notationFailed(whole, checked.message, `${notation.name}\u0000find`);
+      return;
+    }
+    const limit = placeLimit(src.text.length);
+    let count = 0;
+    for (const item of checked.value) {
+      const match = item as Candidate['match'];
+      if (builtIn) {
+        if (!Number.isInteger(match.start) || !Number.isInteger(match.end) || match.start < 0 || match.end > src.text.length || match.end <= match.start) continue;
+        mine.push({ match, notation, order, start: match.start, end: match.end });
+        continue;
+      }
+      if (++count > limit) {
+        reportBad();
+        ex.notationFailed(whole, tooManyPlaces(notation.name, src.text.length), `${notation.name}\u0000many`);
+        return;
+      }
+      const start = (item as { start?: unknown } | null)?.start;
+      const end = (item as { end?: unknown } | null)?.end;
+      const good = checkPlace(typeof item === 'object' && item !== null && !Array.isArray(item) ? { start, end } : item, src.text.length, notation.name);
+      if (!good.ok) {
+        // Where the place starts when that is in the text; the start of the text otherwise.
+        if (badCount++ === 0) bad = { at: typeof start === 'number' && Number.isInteger(start) && start >= 0 && start <= src.text.length ? start : 0, message: good.message };
+        continue;
+      }
+      mine.push({ match, notation, order, start: start as number, end: end as number });
+    }
+  } catch (error) {
+    if (builtIn) throw error;
+    reportBad();
+    ex.notationFailed(whole, findThrew(notation.name, error), `${notation.name}\u0000find`);
+    return;
+  }
+  reportBad();
+  candidates.push(...mine);
 }
 
 /** Every notation over a piece of prose (or a fence read like prose), places read in text order. */
@@ -247,38 +308,42 @@ function scan(ex: Extraction, src: Source): void {
   const candidates: Candidate[] = [];
   ex.notations.forEach((notation, order) => {
     if (tokenNotations.has(notation) !== ex.tokenPass) return;
-    let found: Iterable<NotationMatch>;
-    try {
-      found = notation.find(src.text, context);
-      for (const match of found) {
-        if (!Number.isInteger(match.start) || !Number.isInteger(match.end) || match.start < 0 || match.end > src.text.length || match.end <= match.start) continue;
-        candidates.push({ match, notation, order });
-      }
-    } catch (error) {
-      if (ex.builtIn.has(notation)) throw error;
-      ex.notationFailed(notation, error);
-    }
+    findPlaces(ex, src, notation, order, context, candidates);
   });
-  candidates.sort((a, b) => a.match.start - b.match.start || b.match.end - a.match.end || a.order - b.order);
+  candidates.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
   let consumed = 0;
-  for (const { match, notation } of candidates) {
-    if (match.start < consumed) continue;
-    if (!ex.tokenPass && ex.isClaimed(src.map(match.start))) continue;
+  for (const { match, notation, start, end } of candidates) {
+    if (start < consumed) continue;
+    if (!ex.tokenPass && ex.isClaimed(src.map(start))) continue;
+    const builtIn = ex.builtIn.has(notation);
+    let where: unknown;
+    let body: { bodyStart?: unknown; bodyEnd?: unknown } = {};
     let result: ParseResult;
     try {
-      result = notation.parse(match, context);
+      ({ where } = match);
+      body = builtIn ? match : { bodyStart: match.bodyStart, bodyEnd: match.bodyEnd };
+      const returned: unknown = notation.parse(match, context);
+      if (builtIn) result = returned as ParseResult;
+      else {
+        const checked = checkParsed(returned, src.text.length, notation.name);
+        if (!checked.ok) {
+          ex.notationFailed(place(src, `\`${notation.name}\` call`, start, end), checked.message);
+          consumed = end;
+          continue;
+        }
+        result = checked.value;
+      }
     } catch (error) {
-      if (ex.builtIn.has(notation)) throw error;
+      if (builtIn) throw error;
       result = { error: `Unexpected error in the \`${notation.name}\` notation's parse: ${error instanceof Error ? error.message : String(error)}` };
     }
     if (result === undefined) continue;
-    const where = typeof match.where === 'string' ? match.where : `\`${notation.name}\` call`;
+    const at = place(src, typeof where === 'string' ? where : `\`${notation.name}\` call`, start, end);
     // A placeholder is looked for in the body, not in the tags around it (`<tool_call>` is no placeholder).
-    const body = match as { bodyStart?: unknown; bodyEnd?: unknown };
-    const span = typeof body.bodyStart === 'number' && typeof body.bodyEnd === 'number' ? { start: body.bodyStart, end: body.bodyEnd } : match;
-    record(ex, src, notation.name, result, place(src, where, match.start, match.end), span);
-    consumed = match.end;
-    if (ex.tokenPass) ex.claimed.push({ start: src.map(match.start), end: src.map(match.end) });
+    const span = typeof body.bodyStart === 'number' && typeof body.bodyEnd === 'number' ? { start: body.bodyStart, end: body.bodyEnd } : { start, end };
+    record(ex, src, notation.name, result, at, span);
+    consumed = end;
+    if (ex.tokenPass) ex.claimed.push({ start: src.map(start), end: src.map(end) });
   }
 }
 

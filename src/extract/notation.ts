@@ -14,6 +14,17 @@
  * prose language, such as `text` or `xml`), takes the places in text order, and skips a place
  * that starts inside one already read. Every call found is checked for placeholders
  * (`<function-name>`, `$TOOL`, `{{var}}`) before it counts as an example.
+ *
+ * What a custom notation returns is checked before it is used (`guard.ts`): both functions
+ * run synchronously (a Promise is never awaited), places lie inside the text `find` was given,
+ * a call's `name` is a non-empty string and its `arguments` JSON data. Anything else is an
+ * `example/notation-failed` finding naming the notation and the place, and nothing is taken
+ * from that place.
+ *
+ * `find` must return. It runs in the extraction, so a `find` that loops without yielding
+ * hangs the whole run, and nothing in the process can stop it. A `find` that keeps yielding
+ * (a global regex whose `lastIndex` does not advance on an empty match) is stopped after
+ * `placeLimit(text.length)` places and reported.
  */
 import type { ToolSpec } from '../tools/types.js';
 

@@ -2,7 +2,7 @@ import { defineRules } from '../report/rule.js';
 
 /**
  * The `example/*` rules: few-shot tool calls in a prompt, found by the extractor
- * (`unparseable`, `placeholder`) and checked against the tools (`invalid-arguments`,
+ * (`unparseable`, `placeholder`, `notation-failed`) and checked against the tools (`invalid-arguments`,
  * `unknown-tool`, `unchecked`).
  */
 export const exampleRules = defineRules('example', {
@@ -20,6 +20,11 @@ export const exampleRules = defineRules('example', {
     severity: 'error',
     description: 'A block written as a tool call (a call fence or tag, a call-shaped JSON) does not parse, so it cannot be checked and the model sees malformed output as the norm.',
     fix: "Write the call in the notation's own syntax and close its tag or fence; a block not meant as a call goes in a fence of its language (`python`, `js`)",
+  },
+  'notation-failed': {
+    severity: 'error',
+    description: "A custom notation (the config's `notations`) returned what the extractor cannot use: a Promise, a string, a call without a string name, a place outside the text, or places without end; what it found there is not checked.",
+    fix: "Fix the notation's `find` or `parse` as the message says: both run synchronously, `find` yields `{ start, end }` offsets into the text it was given, `parse` returns `[{ name, arguments }]`, `undefined` or `{ error }`",
   },
   'not-json': {
     severity: 'warning',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConversation } from '../../src/checks/conversation.js';
 import { checkExamples, exampleRules, suggestTool } from '../../src/checks/examples.js';
-import { extractToolCalls } from '../../src/extract/index.js';
+import { defineNotation, extractToolCalls } from '../../src/extract/index.js';
 import type { ToolSpec } from '../../src/tools/types.js';
 import { repoRoot } from './helpers.js';
 
@@ -39,6 +39,7 @@ const drift: Record<keyof typeof exampleRules, () => ReturnType<typeof run>> = {
   'invalid-arguments': () => run(call({ city: 'Oslo', unit: 'kelvin' })),
   'unknown-tool': () => run(call({ city: 'Oslo' }, 'get_wether')),
   unparseable: () => run('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n</tool_call>\n'),
+  'notation-failed': () => extractToolCalls('CALL get_weather\n', { notations: [defineNotation({ name: 'house-call', find: (text: string) => [{ start: 0, end: text.length }], parse: () => 'get_weather' as never })] }).diagnostics,
   'not-json': () => run("<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Oslo'}}\n</tool_call>\n"),
   placeholder: () => run('<tool_call>\n{"name": "$FUNCTION_NAME", "arguments": {}}\n</tool_call>\n'),
   unchecked: () => run(call({ city: 'Oslo' }), { tools: [{ ...weather, inputSchema: { type: 'dict', properties: {} } }] }),
