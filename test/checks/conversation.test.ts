@@ -94,6 +94,29 @@ describe('checkConversation: one drift per rule', () => {
   });
 });
 
+describe('checkConversation: the end of the conversation and calls without ids', () => {
+  test("'example/missing-result': a conversation that ends on a partly answered tool turn (two calls, one result)", () => {
+    // Unlike a conversation ending on its calls, a tool turn that answers some of them is what the provider receives.
+    for (const refs of [['c1', 'c2'], [undefined, undefined]] as const) {
+      const found = checkConversation([user('Weather and time?'), model(call('get_weather', refs[0]), call('get_time', refs[1])), tool(result('get_weather', refs[0]))]);
+      expect(found.map((d) => [d.ruleId, d.tool])).toEqual([['example/missing-result', 'get_time']]);
+      expect(found[0]!.message).toContain('expected a `tool` turn answering it before the end of the conversation');
+    }
+    // Gemini's count error: a response turn with too few responses, an error there too.
+    expect(checkConversation([user('Weather and time?'), model(call('get_weather', 'c1'), call('get_time', 'c2')), tool(result('get_weather', 'c1'))], { provider: 'gemini' })[0]).toMatchObject({ ruleId: 'example/missing-result', severity: 'error' });
+  });
+
+  test('parallel calls without ids, answered out of order: each result pairs with the open call of its own tool', () => {
+    const messages = [user('Weather and time?'), model(call('get_weather'), call('get_time')), tool(result('get_time'), result('get_weather')), model(say('Sunny, noon'))];
+    for (const provider of [undefined, 'anthropic', 'openai', 'gemini'] as const) expect(checkConversation(messages, provider === undefined ? {} : { provider })).toEqual([]);
+    // Across tool turns too, and with the same tool called twice.
+    expect(checkConversation([user('?'), model(call('get_weather'), call('get_time'), call('get_weather')), tool(result('get_time')), tool(result('get_weather'), result('get_weather')), model(say('Done'))])).toEqual([]);
+    // A result of a tool with no open call still takes the first open call, and says the names differ.
+    const stale = checkConversation([user('?'), model(call('get_weather'), call('get_time')), tool(result('get_time'), result('get_forecast')), model(say('Done'))]);
+    expect(stale.map((d) => [d.ruleId, d.expected, d.actual])).toEqual([['example/result-name-mismatch', 'get_weather', 'get_forecast']]);
+  });
+});
+
 describe('checkConversation: places', () => {
   test('with origins, a finding points at the file and line of the part, and at the call it answers', () => {
     const origins = new WeakMap<object, PartOrigin>();
