@@ -12,4 +12,9 @@ export const caseRules = defineRules('render', {
     description: "The prompt's `input.schema` (or `output.schema`) is not valid Picoschema or JSON Schema, so no case can be checked against it.",
     fix: 'Write each field as `name: type, description` (`name?:` when optional), with `(object)`, `(array)` or `(enum)` for nested fields',
   },
+  'no-case': {
+    severity: 'warning',
+    description: 'A `.prompt` file that no cases file names, or whose cases file holds no case: it is never rendered, so its snapshot, its inputs and the tool calls written in it are never checked.',
+    fix: 'Add a case for the prompt in a cases file (`prompt: <name>` and `cases:` with at least one named input), or delete the prompt if nothing sends it',
+  },
 });

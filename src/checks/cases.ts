@@ -16,6 +16,8 @@ import { casesFilesOf } from '../render/module.js';
 import { workersFromEnv } from '../util/workers.js';
 import { InputError, errorMessage } from '../util/errors.js';
 import { checkCaseInput } from './case-input.js';
+import { caseRules } from './case-input.rules.js';
+import { report } from '../report/rule.js';
 import { checkRenderedExamples } from './rendered.js';
 import { reconcile, snapshotFile } from '../snapshot/state.js';
 import { formatSnapshot } from '../snapshot/format.js';
@@ -77,13 +79,30 @@ export function caseGroups(cases: readonly CaseRef[], itemPrompts: readonly stri
   return groups;
 }
 
+/**
+ * The warning for a prompt no case renders: nothing else about it would be checked, and the run
+ * would say there are no problems. Reported rather than rendered with its `input.default`: such
+ * a case would need a snapshot file no one asked for, and would check inputs no one chose.
+ */
+function promptWithoutCase(project: CaseContext, name: string): Diagnostic | undefined {
+  const prompt = project.module.prompts.get(name);
+  if (prompt === undefined || prompt.cases.size > 0) return undefined;
+  return report(caseRules['no-case'], {
+    message: `Unexpected prompt \`${name}\` without a case: no cases file gives it one, so it is never rendered and nothing in it is checked; expected a cases file under the prompts folder's \`cases\` with \`prompt: ${name}\` and at least one case`,
+    file: prompt.source.file,
+    line: 1,
+    column: 1,
+  });
+}
+
 /** The findings of a group. */
 export function checkGroup(project: CaseContext, group: CaseGroup, compiler: SchemaCompiler): GroupResult {
   const cases = group.cases.map((name) => checkOneCase(project, { prompt: group.prompt, case: name }, compiler));
   if (!group.items) return { cases };
   const { config, module, registry } = project;
   const items = renderDataItems(module, group.prompt, registry).flatMap((item) => checkRenderedExamples(item, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }));
-  return { cases, items };
+  const noCase = promptWithoutCase(project, group.prompt);
+  return { cases, items: noCase ? [noCase, ...items] : items };
 }
 
 /**

@@ -83,7 +83,7 @@ describe('a snapshot folder that is a symbolic link', () => {
     const kept = join(shared, 'old.txt');
     writeFileSync(kept, `${SNAPSHOT_HEADER} x\n`);
     symlinkSync(shared, join(snapshots, 'agent'), 'dir');
-    const scan = scanSnapshots(snapshots, new Set([snapshotFile(snapshots, 'agent', 'basic')]));
+    const scan = scanSnapshots(snapshots, new Set([snapshotFile(snapshots, 'agent', 'basic'), join(snapshots, 'tools.json')]));
     expect(scan.obsolete).toEqual([]);
     expect(scan.foreign).toEqual([join(snapshots, 'agent')]);
     removeObsolete(snapshots, scan.obsolete);

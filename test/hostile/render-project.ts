@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { formatToolsBaseline } from '../../src/snapshot/format.js';
+import { normalizeTools } from '../../src/tools/normalize.js';
 import { cliInProcess, type CliResult } from '../cli/helpers.js';
 
 /** The one tool of these projects: `order_id` is required and shaped, so a stale call is seen. */
@@ -44,6 +46,8 @@ export function scratchProject(files: Record<string, string> = {}): Scratch {
     return path;
   };
   write('prompt-contract.config.json', JSON.stringify({ prompts: 'prompts', snapshots: 'snapshots', tools: [lookupOrder] }));
+  // The committed tools baseline, so that its absence is not a finding of every run.
+  write('snapshots/tools.json', formatToolsBaseline(normalizeTools([lookupOrder])));
   for (const [file, text] of Object.entries(files)) write(file, text);
   return {
     outer,
