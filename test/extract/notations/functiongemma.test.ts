@@ -17,6 +17,17 @@ describe('functiongemma', () => {
     expect(calls('<start_function_call>call:get_time{}<end_function_call>').calls).toEqual([{ name: 'get_time', arguments: {}, line: 1 }]);
   });
 
+  test('bare numbers: negative, fractional and with an exponent are numbers; null is null; a signed word stays text', () => {
+    const text = '<start_function_call>call:set_point{x:-3,y:-0.25,z:.5,big:1e3,small:-2.5E-2,plus:3e+2,whole:1.,none:null,neg:-,dash:-x,list:[-1,-1.5e1,null]}<end_function_call>';
+    expect(calls(text)).toEqual({
+      calls: [{ name: 'set_point', arguments: { x: -3, y: -0.25, z: 0.5, big: 1000, small: -0.025, plus: 300, whole: 1, none: null, neg: '-', dash: '-x', list: [-1, -15, null] }, line: 1 }],
+      failures: [],
+    });
+    // Each value keeps its type: a number is not read back as a string.
+    const args = calls(text).calls[0]!.arguments as Record<string, unknown>;
+    for (const key of ['x', 'y', 'z', 'big', 'small', 'plus', 'whole']) expect(typeof args[key]).toBe('number');
+  });
+
   test('declarations, responses and the tokens named in prose are not calls', () => {
     expect(calls('<start_function_declaration>declaration:get_weather{description:<escape>x<escape>}<end_function_declaration>')).toEqual(none);
     expect(calls('<start_function_response>response:get_weather{temperature:72}<end_function_response>')).toEqual(none);
