@@ -232,6 +232,8 @@ interface ModuleState {
   origins: WeakMap<object, DataOrigin>;
   /** `prompt:name` / `partial:name` -> the file that defined it, for duplicate errors. */
   seen: Map<string, string>;
+  /** Prompt names as a case-insensitive, normalising file system sees them, to the first one written. */
+  foldedPrompts: Map<string, { name: string; file: string }>;
 }
 
 function moduleState(root: string, cwd: string, projectRoot?: string): ModuleState {
@@ -242,7 +244,26 @@ function moduleState(root: string, cwd: string, projectRoot?: string): ModuleSta
   } catch {
     throw new InputError('config/prompts-missing', `Cannot find the prompts folder, expected a directory of .prompt files`, { file: display(absRoot) });
   }
-  return { absRoot, projectRoot: projectRoot === undefined ? projectRootOf(absRoot, cwd) : resolve(cwd, projectRoot), display, partials: new Map(), prompts: new Map(), origins: new WeakMap(), seen: new Map() };
+  return { absRoot, projectRoot: projectRoot === undefined ? projectRootOf(absRoot, cwd) : resolve(cwd, projectRoot), display, partials: new Map(), prompts: new Map(), origins: new WeakMap(), seen: new Map(), foldedPrompts: new Map() };
+}
+
+/**
+ * Refuses a prompt name that cannot be a snapshot folder on every system a team checks out
+ * on, by the rule case names follow, and one that differs from another prompt's only in case
+ * or Unicode normalisation: the two folders are one on macOS and Windows.
+ */
+function checkPromptName(state: ModuleState, name: string, file: string): void {
+  const at = { file, line: 1, column: 1 };
+  const unfit = unfitFileName(name);
+  if (unfit !== undefined) {
+    throw new InputError('config/invalid', `Unexpected prompt name ${JSON.stringify(name)}: ${unfit}, and it names the snapshot folder every checkout must be able to hold; expected a file name of at most 200 bytes without control characters, \`/\`, \`\\\` or \`<>:"|?*\` (rename the \`.prompt\` file)`, at);
+  }
+  const fold = name.normalize('NFC').toLowerCase();
+  const twin = state.foldedPrompts.get(fold);
+  if (twin !== undefined && twin.name !== name) {
+    throw new InputError('config/duplicate', `Unexpected prompt ${JSON.stringify(name)} beside ${JSON.stringify(twin.name)} (${twin.file}): their names differ only in case or Unicode normalisation, and their snapshot folders are one folder on macOS and Windows; expected names that differ in more (rename one \`.prompt\` file)`, at);
+  }
+  if (twin === undefined) state.foldedPrompts.set(fold, { name, file });
 }
 
 /** Reads one `.prompt` file into the state: a partial, or a prompt (unless `only` leaves it out). */
@@ -251,8 +272,9 @@ function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<stri
   const base = basename(path, '.prompt');
   const isPartial = base.startsWith('_');
   const name = isPartial ? base.slice(1) : base;
-  if (only && !isPartial && !only.has(name)) return;
   const file = display(path);
+  if (!isPartial) checkPromptName(state, name, file);
+  if (only && !isPartial && !only.has(name)) return;
   let text: string;
   try {
     // Line ends as committed, whatever the checkout did: CRLF from `core.autocrlf=true` renders as LF.
