@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Importer } from './config/index.js';
 import type { Diagnostic } from './report/diagnostic.js';
 import { formatPretty, toJsonReport } from './report/format.js';
+import { inert, inertLines } from './report/inert.js';
 import { codeFrameFor } from './util/code-frame.js';
 import { parseShard, runsOnce, shardSlice } from './util/shard.js';
 import { debugging, InputError } from './util/errors.js';
@@ -96,15 +97,16 @@ function colorDiff(diff: string, utils: MatcherThis['utils']): string {
 
 /** `next`: what to do about it, when `-u` is not the answer (a baseline held back by breaking changes). */
 function snapshotMessage(what: string, result: SnapshotResult, utils: MatcherThis['utils'], next?: string): string {
-  if (result.status === 'foreign') return `${what} cannot be compared: ${foreignMessage(result.file)}.`;
+  // Names and lines from checked files are shown inert: a line of ours never starts where theirs say (`::error`).
+  if (result.status === 'foreign') return `${inert(what)} cannot be compared: ${inert(foreignMessage(result.file))}.`;
   if (result.status === 'missing') {
-    return `${what} has no snapshot, and none was written: snapshots are never written with --ci (or CI=true).\nRun your test command with \`-u\` locally, review ${result.file} and commit it.`;
+    return `${inert(what)} has no snapshot, and none was written: snapshots are never written with --ci (or CI=true).\nRun your test command with \`-u\` locally, review ${inert(result.file)} and commit it.`;
   }
-  return `${what} differs from its snapshot ${result.file}.\n\n${colorDiff(result.diff ?? '', utils)}\n\n${next ?? 'If the change is intended, run your test command with `-u` and commit the updated snapshot.'}`;
+  return `${inert(what)} differs from its snapshot ${inert(result.file)}.\n\n${colorDiff(inertLines(result.diff ?? ''), utils)}\n\n${next ?? 'If the change is intended, run your test command with `-u` and commit the updated snapshot.'}`;
 }
 
 function findingsMessage(title: string, diagnostics: readonly Diagnostic[]): string {
-  return `${title}\n\n${formatPretty(diagnostics)}`;
+  return `${inert(title)}\n\n${formatPretty(diagnostics)}`;
 }
 
 /** Custom matchers; `contractSuite` registers them, or call `expect.extend(promptMatchers)` (Jest or Vitest). */
@@ -116,7 +118,7 @@ export const promptMatchers = {
     const result = reconcile(file, formatSnapshot(received), updateMode(this.snapshotState), process.cwd(), dir);
     count(this.snapshotState, result);
     const pass = result.status === 'matched' || result.status === 'written' || result.status === 'updated';
-    return { pass, message: () => (pass ? `Expected \`${received.prompt}\` case \`${received.case}\` not to match its snapshot` : snapshotMessage(`Prompt \`${received.prompt}\` case \`${received.case}\``, result, this.utils)) };
+    return { pass, message: () => (pass ? inert(`Expected \`${received.prompt}\` case \`${received.case}\` not to match its snapshot`) : snapshotMessage(`Prompt \`${received.prompt}\` case \`${received.case}\``, result, this.utils)) };
   },
 
   /** Every tool-call example in the rendered text names a tool sent with it and fits its current schema. */
@@ -126,7 +128,7 @@ export const promptMatchers = {
     const name = 'case' in received ? `\`${received.prompt}\` case \`${received.case}\`` : `\`${received.prompt}\` ${received.kind} at ${received.label}`;
     return {
       pass,
-      message: () => (pass ? `Expected ${name} to have invalid tool-call examples` : findingsMessage(`Tool-call examples in ${name} do not match the current tool schemas. Edit the file and line named below:`, problems)),
+      message: () => (pass ? inert(`Expected ${name} to have invalid tool-call examples`) : findingsMessage(`Tool-call examples in ${name} do not match the current tool schemas. Edit the file and line named below:`, problems)),
     };
   },
 };
@@ -312,7 +314,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const test = (name: string, fn: () => Promise<void>): void => {
     defined++;
     g.test(
-      name,
+      inert(name),
       async () => {
         ran++;
         await fn();
@@ -325,7 +327,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const settledCases = new Set<string>();
   let reusedCases = 0;
 
-  g.describe(`prompt-contract (${project.display(config.file)})`, () => {
+  g.describe(`prompt-contract (${inert(project.display(config.file))})`, () => {
     if (cache) {
       // Only a run that settled every case may let the next one skip reading the prompts.
       g.afterAll(() => {
@@ -488,7 +490,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         removeLeftovers(config.snapshots, scan.leftovers);
         const removed = removeObsolete(config.snapshots, scan.obsolete);
         // The runner's summary counts the snapshots it keeps itself; the files removed here are named here.
-        if (removed.length > 0) process.stderr.write(`prompt-contract: removed ${removed.length === 1 ? '1 obsolete snapshot' : `${removed.length} obsolete snapshots`}: ${removed.map((f) => project.display(f)).join(', ')}\n`);
+        if (removed.length > 0) process.stderr.write(`prompt-contract: removed ${removed.length === 1 ? '1 obsolete snapshot' : `${removed.length} obsolete snapshots`}: ${removed.map((f) => inert(project.display(f))).join(', ')}\n`);
         settle('The snapshots folder:', found.filter((d) => d.ruleId === 'snapshot/foreign-file'), reported);
         return;
       }

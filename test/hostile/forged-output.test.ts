@@ -7,7 +7,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, type CliResult } from '../cli/helpers.js';
+import { addJestSuite, cli, runJestAsync, stableScratch, type CliResult } from '../cli/helpers.js';
 
 const payload = '\n::error file=src/a.ts,line=1::FORGED\n::add-mask::secret\r::warning::CR';
 const evil = `lookup${payload}`;
@@ -20,8 +20,8 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A project whose tool is named `evil`, with a prompt that calls it wrongly, and a case file whose `prompt:` is `casePrompt`. */
-function project(name: string, casePrompt: string): string {
-  const dir = join(root, name);
+function project(name: string, casePrompt: string, under = root): string {
+  const dir = join(under, name);
   mkdirSync(join(dir, 'prompts', 'cases'), { recursive: true });
   writeFileSync(join(dir, 'prompt-contract.config.json'), JSON.stringify({ prompts: 'prompts', tools: 'tools.json', snapshots: 'snapshots', recorded: ['calls.jsonl'] }));
   writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ name: evil, description: 'Looks an order up.', input_schema: schema }]));
@@ -116,4 +116,23 @@ describe("a cases file's `prompt:` holding a workflow command", () => {
     expect(result.stderr).toContain('FORGED');
     expectNoForgedLines(result, 'pretty');
   });
+});
+
+describe('the Jest suite', () => {
+  test('starts no line with a tool name holding a workflow command, in test names, failures or warnings', async () => {
+    // Inside this repository, where Jest finds ts-jest and this package's source.
+    const scratch = stableScratch('forged-jest');
+    try {
+      const dir = project('jest', 'p', scratch.dir);
+      addJestSuite(dir);
+      // The project's snapshot, as a run without CI writes it, so the second run compares it.
+      await runJestAsync(dir, [], { CI: 'false' });
+      const r = await runJestAsync(dir, ['--ci'], { CI: 'true' });
+      expect(r.code).toBe(1);
+      expect(r.out).toContain('FORGED');
+      expect(commandLines(r.out)).toEqual([]);
+    } finally {
+      scratch.remove();
+    }
+  }, 60_000);
 });
