@@ -127,7 +127,10 @@ describe('the Jest suite', () => {
       addJestSuite(dir);
       // The project's snapshot, as a run without CI writes it, so the second run compares it.
       await runJestAsync(dir, [], { CI: 'false' });
+      // A new description: the snapshot diff shows the tool's name on the lines around it.
+      writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ name: evil, description: 'Looks an order up by its id.', input_schema: schema }]));
       const r = await runJestAsync(dir, ['--ci'], { CI: 'true' });
+      expect(r.out).toContain('differs from its snapshot');
       expect(r.code).toBe(1);
       expect(r.out).toContain('FORGED');
       expect(commandLines(r.out)).toEqual([]);
