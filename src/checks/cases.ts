@@ -31,6 +31,9 @@ export interface CaseRef {
 /** What the per-case checks read of a project. */
 export type CaseContext = Pick<Project, 'config' | 'module' | 'registry'>;
 
+/** The config's bound on one render, when it sets one. */
+const renderOptions = (config: CaseContext['config']): { maxRenderedBytes?: number } => (config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes });
+
 /** Every finding of one case, before the policy: the inputs, the examples written in its templates, its snapshot. */
 export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: SchemaCompiler): Diagnostic[] {
   const { config, module, registry } = project;
@@ -38,7 +41,7 @@ export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: Schem
   // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
   const inputProblems = checkCaseInput(definition, definition.cases.get(ref.case)!, compiler);
   if (inputProblems.some((d) => d.severity === 'error')) return inputProblems;
-  const rendered = renderCase(module, ref.prompt, ref.case, registry);
+  const rendered = renderCase(module, ref.prompt, ref.case, registry, renderOptions(config));
   return [
     ...inputProblems,
     ...checkRenderedExamples(rendered, { strict: config.strictExamples === true, compiler, snapshots: config.snapshots, ...notationsOf(config) }),
@@ -100,7 +103,7 @@ export function checkGroup(project: CaseContext, group: CaseGroup, compiler: Sch
   const cases = group.cases.map((name) => checkOneCase(project, { prompt: group.prompt, case: name }, compiler));
   if (!group.items) return { cases };
   const { config, module, registry } = project;
-  const items = renderDataItems(module, group.prompt, registry).flatMap((item) => checkRenderedExamples(item, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }));
+  const items = renderDataItems(module, group.prompt, registry, renderOptions(config)).flatMap((item) => checkRenderedExamples(item, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }));
   const noCase = promptWithoutCase(project, group.prompt);
   return { cases, items: noCase ? [noCase, ...items] : items };
 }
@@ -131,7 +134,7 @@ export interface CaseWorkerData {
   cwd: string;
   /** The config file, loaded again when `inline` is absent (custom notations are functions, which cannot be sent). */
   config: string;
-  inline?: { config: { prompts: string; snapshots: string; strictExamples?: boolean }; tools: ToolSpec[] };
+  inline?: { config: { prompts: string; snapshots: string; strictExamples?: boolean; maxRenderedBytes?: number }; tools: ToolSpec[] };
   groups: CaseGroup[];
   /** The cases files of each prompt in `groups`, as the main thread read them (see casesFilesOf): pairs, as a prompt may be named `__proto__`. */
   casesFiles: Array<[string, string[]]>;
@@ -231,7 +234,7 @@ function inlineProject(project: CaseContext): CaseWorkerData['inline'] {
   const { config } = project;
   if (notationsOf(config).notations !== undefined) return undefined;
   const tools = [...project.registry.values()].map(({ handler: _handler, ...tool }) => tool);
-  const inline = { config: { prompts: config.prompts, snapshots: config.snapshots, ...(config.strictExamples === undefined ? {} : { strictExamples: config.strictExamples }) }, tools };
+  const inline = { config: { prompts: config.prompts, snapshots: config.snapshots, ...(config.strictExamples === undefined ? {} : { strictExamples: config.strictExamples }), ...(config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes }) }, tools };
   try {
     structuredClone(inline);
   } catch {

@@ -38,6 +38,11 @@ export interface PromptContractConfig {
    * a longer line is reported as `recorded/line-too-long` and the rest of the file is read.
    */
   maxLineBytes?: number;
+  /**
+   * Largest text one render (a case, an example, a stub entry) may make, in bytes (4 MiB by
+   * default); a render past it stops with an error at the block that passed it.
+   */
+  maxRenderedBytes?: number;
   /** Conversation stores holding `tool_use` blocks. */
   persisted?: PersistedSourceConfig[];
   /** Provider profiles the tools must fit (`anthropic`, `openai-strict`, ...). */
@@ -195,6 +200,7 @@ const configSchema = z.strictObject(
     snapshots: pathString().optional(),
     recorded: z.array(z.string({ error: recordedNeeds }), { error: recordedNeeds }).optional(),
     maxLineBytes: z.number({ error: expected('a whole number of bytes, at least 1') }).int().min(1).optional(),
+    maxRenderedBytes: z.number({ error: expected('a whole number of bytes, at least 1') }).int().min(1).optional(),
     persisted: z.array(persistedSource, { error: 'Expected `persisted` to be a list of sources' }).optional(),
     providers: z.array(z.string({ error: providersNeed }), { error: providersNeed }).optional(),
     policy: pathString().optional(),

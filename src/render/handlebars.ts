@@ -6,6 +6,22 @@ import { suggestName } from '../util/suggest.js';
 import { checkTemplate, templateSyntaxError } from './template-errors.js';
 import { decode, emptySourceMap, hasMarkers, MarkerTable, RegionRecorder, SourceMap, type DataOrigin } from './source-map.js';
 
+/** How one render is bounded. */
+export interface RenderOptions {
+  /** Rendered size the render stops at, with an error at the block that passed it (DEFAULT_MAX_RENDERED_BYTES). */
+  maxRenderedBytes?: number;
+}
+
+/** The error of a render that passed its size limit, at the block that did (or at the template). */
+function tooLarge(limit: number, at: { file?: string | undefined; line?: number | undefined; column?: number | undefined }, cause?: unknown): InputError {
+  return new InputError(
+    'render/too-large',
+    `Unexpected rendered text over ${limit} bytes: ${at.column === undefined ? 'the template' : 'this block'} makes more text than any prompt a model takes (loops nested over long lists?), so the render stopped; expected a smaller render, or a higher \`maxRenderedBytes\` in the config`,
+    at,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
 /** A template file: its path as shown to people, its text, and the line its body starts on. */
 export interface TemplateSource {
   file: string;
@@ -128,6 +144,22 @@ const findPartialUse = (program: Program, name: string) => findPartial(program, 
 /** The first partial whose name is computed (`{{> (lookup . "kind")}}`): where an unknown computed name comes from. */
 const findDynamicPartial = (program: Program) => findPartial(program, (n) => n.type === 'SubExpression');
 
+/** Every path written with `../` in a program, nested blocks, parameters and sub-expressions included, in template order. */
+function climbingPaths(node: unknown, out: Array<{ original: string; head: string; depth: number; line: number; column: number }> = []): typeof out {
+  if (Array.isArray(node)) {
+    for (const n of node) climbingPaths(n, out);
+    return out;
+  }
+  if (typeof node !== 'object' || node === null) return out;
+  const n = node as AstNode;
+  if (n.type === 'PathExpression' && typeof n.depth === 'number' && n.depth > 0 && n.loc) {
+    out.push({ original: String(n.original), head: String((n.parts as string[])[0] ?? ''), depth: n.depth, line: n.loc.start.line, column: n.loc.start.column + 1 });
+    return out;
+  }
+  for (const key of Object.keys(n)) if (key !== 'loc') climbingPaths(n[key], out);
+  return out;
+}
+
 function unknownPartialMessage(name: string, known: string[]): string {
   const guess = suggestName(name, known);
   return `Unknown partial \`${name}\`, expected one of ${known.map((k) => `\`${k}\``).join(', ') || 'none'} (a partial is a file named _${name}.prompt)${guess ? `; did you mean \`${guess.name}\`?` : ''}`;
@@ -140,6 +172,87 @@ const RECORDER = '__promptContractRegions';
 
 type Recorder = RegionRecorder | undefined;
 const recorderOf = (options: { data?: Record<string, unknown> } | undefined): Recorder => options?.data?.[RECORDER] as Recorder;
+
+/** Rendered size a render stops at unless told otherwise (`maxRenderedBytes` in the config): far above any prompt a model takes. */
+export const DEFAULT_MAX_RENDERED_BYTES = 4 * 1024 * 1024;
+
+// The per-render size budget travels in `@data` too, so every block and partial can charge it.
+const BUDGET = '__promptContractBudget';
+
+/** A render that went past its size limit, thrown from inside it at the block that did. */
+class RenderTooLarge extends Error {
+  constructor(
+    readonly limit: number,
+    readonly loc: { line: number; column: number } | undefined,
+  ) {
+    super(`rendered text over ${limit} bytes`);
+  }
+}
+
+/**
+ * Counts the text a render makes as its blocks and partials return it, and stops the render
+ * once the count passes the limit: Handlebars builds the whole string before returning it,
+ * so a loop nested over a long list would otherwise fill the memory before any check. Each
+ * character is counted once, by the innermost block that wrote it (a block's own text is its
+ * output less what the blocks inside it returned). Counted in UTF-16 code units, each of
+ * which is at least one byte: the count never passes the limit before the bytes do.
+ */
+class RenderBudget {
+  #total = 0;
+  /** For each block being rendered, the length its inner blocks have returned so far. */
+  readonly #inner: number[] = [];
+
+  constructor(readonly limit: number) {}
+
+  run(piece: () => string, loc: { line: number; column: number } | undefined): string {
+    this.#inner.push(0);
+    let out: string;
+    let inner: number;
+    try {
+      out = piece();
+    } finally {
+      inner = this.#inner.pop()!;
+    }
+    if (typeof out !== 'string') return out;
+    this.#total += Math.max(out.length - inner, 0);
+    if (this.#inner.length > 0) this.#inner[this.#inner.length - 1]! += out.length;
+    if (this.#total > this.limit) throw new RenderTooLarge(this.limit, loc);
+    return out;
+  }
+}
+
+const budgetOf = (options: { data?: Record<string, unknown> } | undefined): RenderBudget | undefined => options?.data?.[BUDGET] as RenderBudget | undefined;
+
+type Loc = { start?: { line: number; column: number } } | undefined;
+const startOf = (loc: Loc): { line: number; column: number } | undefined => (loc?.start ? { line: loc.start.line, column: loc.start.column + 1 } : undefined);
+
+/**
+ * Makes every block helper (`each`, `with`, `if`, a section over a list, dotprompt's own)
+ * charge the render's budget for each time it renders its body: the render stops at the
+ * block that takes it past the limit, however deep the loops nest.
+ */
+function budgetBlocks(hb: typeof Handlebars): void {
+  for (const [name, helper] of Object.entries(hb.helpers)) {
+    hb.registerHelper(name, function (this: unknown, ...args: unknown[]) {
+      const options = args[args.length - 1] as (HelperOptions & { loc?: Loc }) | undefined;
+      const budget = budgetOf(options);
+      if (budget === undefined || typeof options?.fn !== 'function') return (helper as (...a: unknown[]) => unknown).apply(this, args);
+      const at = startOf(options.loc);
+      const charge = (fn: Handlebars.TemplateDelegate | undefined): Handlebars.TemplateDelegate | undefined =>
+        typeof fn !== 'function' ? fn : Object.assign((context: unknown, opts?: Handlebars.RuntimeOptions) => budget.run(() => fn(context, opts), at), fn);
+      const charged = { ...options, fn: charge(options.fn), inverse: charge(options.inverse) };
+      return (helper as (...a: unknown[]) => unknown).apply(this, [...args.slice(0, -1), charged]);
+    });
+  }
+}
+
+/** A partial that charges the render's budget for its text (a partial may include others twice, and those twice again). */
+function budgeted(partial: Handlebars.TemplateDelegate): Handlebars.TemplateDelegate {
+  return ((context: unknown, options?: Handlebars.RuntimeOptions) => {
+    const budget = budgetOf(options as { data?: Record<string, unknown> });
+    return budget === undefined ? partial(context, options) : budget.run(() => partial(context, options), undefined);
+  }) as Handlebars.TemplateDelegate;
+}
 
 /** dotprompt's helpers; with a recorder in `@data`, data they print is marked for the source map. */
 function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => DataOrigin | undefined): void {
@@ -271,10 +384,11 @@ export class PromptEnvironment {
     this.#partialsHoldMarkers = [...partials.values()].some((p) => hasMarkers(p.body));
     strictOwnProperties(this.#hb);
     registerHelpers(this.#hb, this.#originOf);
+    budgetBlocks(this.#hb);
     for (const [name, source] of partials) {
       const program = parseTemplate(source);
       this.#programs.set(name, { source, program });
-      const compiled = this.#hb.compile(instrument(program, source, this.#table) as unknown as string, { noEscape: true, strict: true });
+      const compiled = budgeted(this.#hb.compile(instrument(program, source, this.#table) as unknown as string, { noEscape: true, strict: true }));
       this.#hb.registerPartial(name, ((context: unknown, options: Handlebars.RuntimeOptions) => {
         const out = this.#attribute(source, () => compiled(context, options));
         const origin = this.#originOf(context);
@@ -289,10 +403,11 @@ export class PromptEnvironment {
       const hb = handlebars().create();
       strictOwnProperties(hb);
       registerHelpers(hb, this.#originOf);
+      budgetBlocks(hb);
       for (const [name, source] of this.#partials) {
         const compiled = hb.compile(source.body, { noEscape: true, strict: true });
         const program = this.#programs.get(name)?.program;
-        hb.registerPartial(name, program && readsOnlyItsContext(program) ? this.#remembered(compiled) : compiled);
+        hb.registerPartial(name, budgeted((program && readsOnlyItsContext(program) ? this.#remembered(compiled) : compiled) as Handlebars.TemplateDelegate) as unknown as Handlebars.Template);
       }
       this.#plain = { hb, templates: new Map() };
     }
@@ -320,7 +435,8 @@ export class PromptEnvironment {
    * second render with markers (see SourceMap.deferred). A render that fails is done again
    * with markers, whose environment names the partial an error happened in.
    */
-  render(source: TemplateSource, context: object, data: Record<string, unknown> = {}): { text: string; sourceMap: SourceMap } {
+  render(source: TemplateSource, context: object, data: Record<string, unknown> = {}, options: RenderOptions = {}): { text: string; sourceMap: SourceMap } {
+    const limit = options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES;
     let text: string;
     try {
       const plain = this.#plainEnvironment();
@@ -332,10 +448,14 @@ export class PromptEnvironment {
         const program = parseTemplate(source);
         plain.templates.set(key, (template = plain.hb.compile(program as unknown as string, { noEscape: true, strict: true })));
       }
-      text = template(context, { data });
+      text = template(context, { data: { ...data, [BUDGET]: new RenderBudget(limit) } });
     } catch {
-      return this.#marked(source, context, data);
+      // Again with markers, which place the error (and stop at the same limit when it was the size).
+      return this.#marked(source, context, { ...data, [BUDGET]: new RenderBudget(limit) });
     }
+    // Text outside every block is not charged as it is made: it is at most the template's length times its values'.
+    if (text.length > limit || Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit, { file: source.file });
+    // The map's render repeats one that fit: no budget, or the markers it adds could pass the limit.
     return { text, sourceMap: SourceMap.deferred(text, () => this.#marked(source, context, data).sourceMap) };
   }
 
@@ -369,13 +489,13 @@ export class PromptEnvironment {
   }
 
   /** Renders a named partial alone with `context`, as `{{> name this}}` would. */
-  renderPartial(name: string, context: object, data: Record<string, unknown> = {}, usedBy?: { file: string; line?: number }): { text: string; sourceMap: SourceMap } {
+  renderPartial(name: string, context: object, data: Record<string, unknown> = {}, usedBy?: { file: string; line?: number }, options: RenderOptions = {}): { text: string; sourceMap: SourceMap } {
     const source = this.#partials.get(name);
     if (!source) {
       throw new InputError('render/unknown-partial', unknownPartialMessage(name, [...this.#partials.keys()]), usedBy ?? {});
     }
     // A partial rendered alone is a template whose body is `{{> name this}}`, declared where it is used.
-    return this.render({ file: usedBy?.file ?? source.file, body: `{{> ${name} this}}`, bodyLine: usedBy?.line ?? 1 }, context, data);
+    return this.render({ file: usedBy?.file ?? source.file, body: `{{> ${name} this}}`, bodyLine: usedBy?.line ?? 1 }, context, data, options);
   }
 
   /** Tags an error with the innermost template it was thrown in. */
@@ -432,11 +552,38 @@ export class PromptEnvironment {
     return new InputError('render/failed', 'Template failed to render: it nests deeper than the stack allows (a partial that includes itself for each level of the data, or data nested that deep), expected fewer levels', { file }, { cause: error });
   }
 
+  /** The `../` paths of a template this environment parsed. */
+  #climbing(source: TemplateSource): ReturnType<typeof climbingPaths> {
+    for (const { source: s, program } of this.#programs.values()) if (s === source || (s.file === source.file && s.body === source.body)) return climbingPaths(program);
+    try {
+      return climbingPaths(parseTemplate(source));
+    } catch {
+      return [];
+    }
+  }
+
   #toInputError(error: unknown, fallback: TemplateSource | undefined): unknown {
     if (error instanceof InputError || !(error instanceof Error)) return error;
     const source = ((error as unknown as Record<symbol, TemplateSource>)[located] ?? fallback) as TemplateSource | undefined;
     const file = source?.file;
     if (error instanceof RangeError) return this.#tooDeep(error, file);
+    if (error instanceof RenderTooLarge) {
+      return tooLarge(error.limit, { file, ...(error.loc ? { line: error.loc.line + (source?.bodyLine ?? 1) - 1, column: error.loc.column } : { line: source?.bodyLine }) }, error);
+    }
+    // A `../` path that climbs above the outermost context reads a property of nothing.
+    const nothing = /^Cannot read properties of (?:undefined|null) \(reading '(.+)'\)$/.exec(error.message) ?? /^"(.+)" not defined in (?:undefined|null) - (\d+):(\d+)$/.exec(error.message);
+    if (nothing && source) {
+      const paths = this.#climbing(source).filter((p) => p.head === nothing[1] && (nothing[2] === undefined || (p.line === Number(nothing[2]) && p.column === Number(nothing[3]) + 1)));
+      const path = paths[0];
+      if (path) {
+        return new InputError(
+          'render/failed',
+          `Unexpected path \`${path.original}\`: its ${path.depth} \`../\` climb above the outermost context (the case's inputs), where there is nothing to read \`${path.head}\` from; expected one \`../\` for each \`{{#each}}\` or \`{{#with}}\` around it that changes the context, or \`@root.${path.head}\` for an input`,
+          { file, line: path.line + source.bodyLine - 1, column: path.column },
+          { cause: error },
+        );
+      }
+    }
     const missing = /^"(.+)" not defined in .* - (\d+):(\d+)$/.exec(error.message);
     if (missing) {
       return new InputError('render/missing-variable', `Missing template variable \`${missing[1]}\`: the case does not provide it (give it a value, or \`null\` on purpose)`, {

@@ -4,7 +4,7 @@ import type { ToolSpec } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { didYouMean } from '../util/suggest.js';
 import { locate } from '../util/yaml.js';
-import { PromptEnvironment } from './handlebars.js';
+import { PromptEnvironment, type RenderOptions } from './handlebars.js';
 import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
 import { type FewShotExample, fewShotTurns, hasMessageMarkers, withFewShot } from './conversation.js';
 import { toMessages } from './dotprompt.js';
@@ -123,7 +123,7 @@ export function listCases(module: PromptModule): Array<{ prompt: string; case: s
  * Renders one case: the template with the case's inputs, the prompt's curated examples as
  * `examples`, the retrieval stub the case names as `retrieved`, and the tools as `@tools`.
  */
-export function renderCase(module: PromptModule, promptName: string, caseName: string, registry: ReadonlyMap<string, ToolSpec>): RenderedCase {
+export function renderCase(module: PromptModule, promptName: string, caseName: string, registry: ReadonlyMap<string, ToolSpec>, options: RenderOptions = {}): RenderedCase {
   const prompt = lookupPrompt(module, promptName);
   const testCase = prompt.cases.get(caseName);
   if (!testCase) {
@@ -149,7 +149,7 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
   };
   let rendered: { text: string; sourceMap: SourceMap };
   try {
-    rendered = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) });
+    rendered = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) }, options);
   } catch (error) {
     // A missing variable is the case's omission as much as the template's: name both.
     if (error instanceof InputError && error.code === 'render/missing-variable') {
@@ -254,14 +254,14 @@ function turnExample(item: { value: Record<string, unknown>; origin: DataOrigin 
  * partial production uses for it, so that an example no standard case happens to show is
  * still checked.
  */
-export function renderDataItems(module: PromptModule, promptName: string, registry: ReadonlyMap<string, ToolSpec>): RenderedItem[] {
+export function renderDataItems(module: PromptModule, promptName: string, registry: ReadonlyMap<string, ToolSpec>, options: RenderOptions = {}): RenderedItem[] {
   const prompt = lookupPrompt(module, promptName);
   const tools = toolsFor(prompt, registry);
   const out: RenderedItem[] = [];
   const renderAll = (list: DataItem[], partial: string, declaredAt: { file: string; line?: number }): void => {
     const env = environmentOf(module);
     for (const item of list) {
-      const { text, sourceMap } = env.renderPartial(partial, item.value, { prompt: prompt.name, tools: tools.map(asSent) }, declaredAt);
+      const { text, sourceMap } = env.renderPartial(partial, item.value, { prompt: prompt.name, tools: tools.map(asSent) }, declaredAt, options);
       const at = locate(item.origin.doc, item.origin.path);
       out.push({ prompt: prompt.name, kind: item.origin.kind, label: `${item.origin.doc.file}:${at?.line ?? 1}`, tools, text, sourceMap });
     }
