@@ -111,6 +111,25 @@ function outside(value: number, b: Bound, dir: 'max' | 'min'): boolean {
   return b.exclusive ? value <= b.value : value < b.value;
 }
 
+/**
+ * Whether the scalar keywords of one old node admit a value; when unsure (a pattern that cannot
+ * run), yes. An `enum` value that a sibling keyword rejects (`maxLength: 2` beside `"abcd"`)
+ * was never valid, so it must not count as a value the new schema breaks.
+ */
+function admits(node: JsonSchemaObject, value: unknown): boolean {
+  if (typeof value === 'number') {
+    for (const dir of ['max', 'min'] as const) for (const b of boundsOf(node, dir)) if (outside(value, b, dir)) return false;
+    return !(typeof node.multipleOf === 'number' && node.multipleOf > 0 && !isMultiple(value, node.multipleOf));
+  }
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    if (typeof node.minLength === 'number' && length < node.minLength) return false;
+    if (typeof node.maxLength === 'number' && length > node.maxLength) return false;
+    return !(typeof node.pattern === 'string' && testPattern(node.pattern, value) === false);
+  }
+  return true;
+}
+
 function lengthOf(value: unknown, kind: 'string' | 'array' | 'object'): number | undefined {
   if (kind === 'string') return typeof value === 'string' ? [...value].length : undefined;
   if (kind === 'array') return Array.isArray(value) ? value.length : undefined;
@@ -386,6 +405,7 @@ export class SchemaWalker {
       const t = types;
       values = values.filter((v) => covers(t, typeOfValue(v)));
     }
+    if (values) values = values.filter((v) => objs.every((o) => admits(o, v)));
     if (!values && types && types.size > 0 && [...types].every((t) => t === 'boolean' || t === 'null')) {
       values = [...(types.has('boolean') ? [true, false] : []), ...(types.has('null') ? [null] : [])];
     }
