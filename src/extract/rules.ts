@@ -24,7 +24,7 @@ export const exampleRules = defineRules('example', {
   'notation-failed': {
     severity: 'error',
     description: "A custom notation (the config's `notations`) returned what the extractor cannot use: a Promise, a string, a call without a string name, a place outside the text, or places without end; what it found there is not checked.",
-    fix: "Fix the notation's `find` or `parse` as the message says: both run synchronously, `find` yields `{ start, end }` offsets into the text it was given, `parse` returns `[{ name, arguments }]`, `undefined` or `{ error }`",
+    fix: "Fix the notation as the message says: a synchronous `find` yielding `{ start, end }` inside its text, a synchronous `parse` returning `[{ name, arguments }]`, `undefined` or `{ error }`",
   },
   'not-json': {
     severity: 'warning',
