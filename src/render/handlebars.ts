@@ -4,7 +4,7 @@ import type { HelperOptions } from 'handlebars';
 import { InputError } from '../util/errors.js';
 import { suggestName } from '../util/suggest.js';
 import { checkTemplate, templateSyntaxError } from './template-errors.js';
-import { decode, emptySourceMap, hasMarkers, MarkerTable, RegionRecorder, SourceMap, type DataOrigin } from './source-map.js';
+import { decode, emptySourceMap, extentOf, hasMarkers, MarkerTable, RegionRecorder, SourceMap, type DataOrigin } from './source-map.js';
 
 /** How one render is bounded. */
 export interface RenderOptions {
@@ -56,9 +56,10 @@ export function parseTemplate(source: TemplateSource): Program {
  * output can be traced to the template line that wrote it.
  */
 function instrument(program: Program, source: TemplateSource, markers: MarkerTable): Program {
+  const extent = extentOf(source.body, source.bodyLine);
   const mark = (line: number, column: number): AstNode => ({
     type: 'ContentStatement',
-    value: markers.point(source.file, line + source.bodyLine - 1, column + 1, 'expression'),
+    value: markers.point(source.file, line + source.bodyLine - 1, column + 1, 'expression', extent),
     original: '',
   });
   const walk = (node: Program): Program => {
@@ -74,7 +75,7 @@ function instrument(program: Program, source: TemplateSource, markers: MarkerTab
           const lines = skipped.split('\n');
           const line = loc.line + lines.length - 1;
           const column = lines.length > 1 ? lines[lines.length - 1]!.length : loc.column + skipped.length;
-          body.push({ ...statement, value: markers.point(source.file, line + source.bodyLine - 1, column + 1, 'content') + value });
+          body.push({ ...statement, value: markers.point(source.file, line + source.bodyLine - 1, column + 1, 'content', extent) + value });
         } else body.push(statement);
         continue;
       }

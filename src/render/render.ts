@@ -10,7 +10,7 @@ import { type FewShotExample, fewShotTurns, hasMessageMarkers, withFewShot } fro
 import { toMessages } from './dotprompt.js';
 import { promptSchema } from './prompt-schemas.js';
 import type { Message, Part, Role } from './messages.js';
-import type { DataOrigin, SourceMap } from './source-map.js';
+import type { DataOrigin, InputSource, SourceMap } from './source-map.js';
 import type { Shape } from './wire.js';
 
 /** The exact text a prompt sends for one case, the tools sent beside it, and where each part came from. */
@@ -158,6 +158,7 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     throw error;
   }
   const { text, sourceMap } = rendered;
+  sourceMap.withInputs(inputSources(prompt, testCase));
   const out: RenderedCase = { prompt: prompt.name, case: caseName, tools, text, sourceMap };
   const output = promptSchema(prompt, 'output');
   if (output.error) throw new InputError('config/invalid', `Unexpected output.schema in prompt \`${prompt.name}\`: ${output.error.message}`, { file: prompt.source.file });
@@ -171,6 +172,16 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     out.messages = messages;
     out.conversation = { shape: testCase.shape ?? prompt.shape ?? 'anthropic', origins };
   }
+  return out;
+}
+
+/** Where a case's inputs are written, then its prompt's defaults: a finding in text printed from one points there. */
+function inputSources(prompt: PromptDefinition, testCase: CaseDefinition): InputSource[] {
+  const out: InputSource[] = [];
+  const caseInput = testCase.doc?.root?.children?.get('cases')?.children?.get(testCase.name)?.children?.get('input');
+  if (testCase.doc && caseInput) out.push({ doc: testCase.doc, node: caseInput, value: testCase.input });
+  const defaults = prompt.frontmatter?.root?.children?.get('input')?.children?.get('default');
+  if (prompt.frontmatter && defaults) out.push({ doc: prompt.frontmatter, node: defaults, value: prompt.input });
   return out;
 }
 

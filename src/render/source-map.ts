@@ -11,11 +11,39 @@ export interface DataOrigin {
 
 /** Where a piece of rendered text was written: the place a person edits. */
 export interface SourceLocation {
-  kind: 'template' | 'example' | 'stub';
+  /** `input`: a case's input, at its value in the cases file. */
+  kind: 'template' | 'example' | 'stub' | 'input';
   file: string;
   line: number;
   column: number;
   origin?: DataOrigin;
+}
+
+/** The lines of a file a place may be on: a place past them is brought back to the nearest real one. */
+export interface FileExtent {
+  /** The file's last line (a final line break starts no line). */
+  lastLine: number;
+  /** The length of a 1-based line, line break excluded. */
+  lengthOf(line: number): number;
+}
+
+/** The extent of a text that starts at line `firstLine` of its file. */
+export function extentOf(text: string, firstLine = 1): FileExtent {
+  const lines = text.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return {
+    lastLine: firstLine + lines.length - 1,
+    lengthOf: (line) => (lines[line - firstLine] ?? '').replace(/\r$/, '').length,
+  };
+}
+
+/** `at` brought inside `extent`: a line past the last is the last, a column past a line's end is just after it. */
+export function clampPlace(at: { line: number; column: number }, extent: FileExtent | undefined): { line: number; column: number } {
+  if (extent === undefined) return at;
+  const line = Math.min(Math.max(at.line, 1), extent.lastLine);
+  const past = line !== at.line && at.line > extent.lastLine;
+  const end = extent.lengthOf(line) + 1;
+  return { line, column: past ? end : Math.min(Math.max(at.column, 1), end) };
 }
 
 /** A place in a template, fixed when it is compiled. */
@@ -25,6 +53,15 @@ interface MarkerPoint {
   column: number;
   /** `content`: literal template text starts here; `expression`: a `{{...}}` prints here. */
   kind: 'content' | 'expression';
+  /** The lines the template's file has. */
+  extent?: FileExtent;
+}
+
+/** A case's inputs as its cases file wrote them: text an expression printed from them maps there. */
+export interface InputSource {
+  doc: YamlDocument;
+  node: YamlNodePosition;
+  value: unknown;
 }
 
 /** Where in the rendered text a template place begins. */
@@ -48,6 +85,7 @@ export class SourceMap {
   #regions: Region[];
   readonly #text: string;
   #compute: (() => SourceMap) | undefined;
+  #inputs: readonly InputSource[] = [];
 
   constructor(text: string, points: TemplatePoint[], regions: Region[]) {
     this.#text = text;
@@ -85,6 +123,12 @@ export class SourceMap {
     this.#regions = made.#regions;
   }
 
+  /** Tells the map where the inputs the template printed were written (a case's, its prompt's defaults). */
+  withInputs(inputs: readonly InputSource[]): this {
+    this.#inputs = inputs;
+    return this;
+  }
+
   /** Where the text at `offset` was written. */
   lookup(offset: number): SourceLocation | undefined {
     return this.locate(offset, offset);
@@ -107,12 +151,26 @@ export class SourceMap {
     }
     if (inside) return this.#dataLocation(inside);
     let point: TemplatePoint | undefined;
+    let next: TemplatePoint | undefined;
     for (const p of this.#points) {
-      if (p.offset > start) break;
+      if (p.offset > start) {
+        next = p;
+        break;
+      }
       point = p;
     }
     if (around && (!point || point.offset < around.start || point.at.kind === 'expression')) return this.#dataLocation(around, start);
     if (!point) return undefined;
+    if (point.at.kind === 'expression') {
+      // What an expression printed is no text of the template: the input it printed, where the
+      // cases file writes it, else the expression itself (lines counted on would run past the file).
+      const end = next?.offset ?? this.#text.length;
+      for (const input of this.#inputs) {
+        const at = this.#withinLeaves(input.doc, input.value, input.node, point.offset, end, start);
+        if (at) return { kind: 'input', file: input.doc.file, ...at };
+      }
+      return { kind: 'template', file: point.at.file, ...clampPlace({ line: point.at.line, column: point.at.column }, point.at.extent) };
+    }
     // Count lines between the template point and the offset: the text in between is that template's own.
     let line = point.at.line;
     let lineStart = -1;
@@ -123,12 +181,13 @@ export class SourceMap {
       }
     }
     const column = lineStart === -1 ? point.at.column + (start - point.offset) : start - lineStart;
-    return { kind: 'template', file: point.at.file, line, column };
+    // A partial called on an indented line is printed indented: never a column past the line it is on.
+    return { kind: 'template', file: point.at.file, ...clampPlace({ line, column }, point.at.extent) };
   }
 
   #dataLocation(region: Region, offset?: number): SourceLocation {
     const { doc, node } = region.origin;
-    const at = (offset === undefined ? undefined : this.#withinValue(region, offset)) ?? doc.lines.at(node.keyStart ?? node.start);
+    const at = (offset === undefined ? undefined : this.#withinValue(region, offset)) ?? clampPlace(doc.lines.at(node.keyStart ?? node.start), extentOf(doc.text));
     return { kind: region.origin.kind, file: doc.file, line: at.line, column: at.column, origin: region.origin };
   }
 
@@ -140,13 +199,24 @@ export class SourceMap {
    */
   #withinValue(region: Region, offset: number): { line: number; column: number } | undefined {
     const { doc } = region.origin;
+    return this.#withinLeaves(doc, valueAt(doc.value, region.origin.path), region.origin.node, region.start, region.end, offset);
+  }
+
+  /** The file place of `offset` inside a string of `root` printed in `[start, end)` (see #withinValue), inside the file. */
+  #withinLeaves(doc: YamlDocument, root: unknown, rootNode: YamlNodePosition, start: number, end: number, offset: number): { line: number; column: number } | undefined {
+    const at = this.#findInLeaves(doc, root, rootNode, start, end, offset);
+    return at === undefined ? undefined : clampPlace(at, extentOf(doc.text));
+  }
+
+  #findInLeaves(doc: YamlDocument, root: unknown, rootNode: YamlNodePosition, regionStart: number, regionEnd: number, offset: number): { line: number; column: number } | undefined {
     const leaves: Array<[string, YamlNodePosition]> = [];
-    const collect = (value: unknown, node: YamlNodePosition | undefined): void => {
-      if (node === undefined) return;
+    const collect = (value: unknown, node: YamlNodePosition | undefined, depth: number): void => {
+      if (node === undefined || depth > 64) return;
       if (typeof value === 'string') leaves.push([value, node]);
-      else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) collect(v, node.children?.get(Array.isArray(value) ? Number(k) : k));
+      else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) collect(v, node.children?.get(Array.isArray(value) ? Number(k) : k), depth + 1);
     };
-    collect(valueAt(doc.value, region.origin.path), region.origin.node);
+    collect(root, rootNode, 0);
+    const region = { start: regionStart, end: regionEnd };
     for (const [value, node] of leaves) {
       if (value === '') continue;
       for (let i = this.#text.indexOf(value, region.start); i !== -1 && i < region.end && i <= offset; i = this.#text.indexOf(value, i + 1)) {
@@ -242,8 +312,8 @@ const MARKERS = /[\uE000-\uE003]/;
 export class MarkerTable {
   readonly points: MarkerPoint[] = [];
 
-  point(file: string, line: number, column: number, kind: 'content' | 'expression'): string {
-    this.points.push({ file, line, column, kind });
+  point(file: string, line: number, column: number, kind: 'content' | 'expression', extent?: FileExtent): string {
+    this.points.push({ file, line, column, kind, ...(extent ? { extent } : {}) });
     return `${POINT}${this.points.length - 1}${END}`;
   }
 }
