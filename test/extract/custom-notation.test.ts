@@ -191,3 +191,16 @@ test('`notations` in the config: a stale example in a house notation fails check
     expect((JSON.parse(withConfig.stdout) as { examples: unknown[] }).examples).toEqual([{ name: 'lookup_order', arguments: { order_id: 'A-2051' }, notation: 'house-call', line: 2, column: 1, offset: 6 }]);
     expect((JSON.parse(cli(['extract', 'reply.txt', '--format', 'json'], { cwd: demo.dir }).stdout) as { examples: unknown[] }).examples).toEqual([]);
   }));
+
+test('`notations` in the config: an async `parse` is example/notation-failed at the template line, not an internal error', () =>
+  withDemo((demo) => {
+    demo.edit('prompt-contract.config.ts', "import { defineConfig } from 'prompt-contract';", "import { defineConfig, defineNotation } from 'prompt-contract';\nconst house = defineNotation({ name: 'house-call', *find(text: string) { const re = /^CALL ([\\w.-]+) WITH (.*)$/gm; for (let m = re.exec(text); m; m = re.exec(text)) yield { start: m.index, end: m.index + m[0].length, name: m[1]!, json: m[2]! }; }, parse: (async (m: { name: string; json: string }) => [{ name: m.name, arguments: JSON.parse(m.json) }]) as never });");
+    demo.edit('prompt-contract.config.ts', "providers: ['anthropic', 'openai'],", "providers: ['anthropic', 'openai'],\n  notations: [house],");
+    const file = 'prompts/order_triage.prompt';
+    demo.edit(file, 'Orders that have shipped', 'House example:\nCALL escalate_to_human WITH {"reason": "damaged"}\n\nOrders that have shipped');
+    const result = cli(['check', '--format', 'json'], { cwd: demo.dir });
+    expect(result.code).toBe(1);
+    const hits = report(result).diagnostics.filter((d) => d.ruleId === 'example/notation-failed');
+    expect(hits.map((d) => [d.file, d.line, d.severity])).toEqual([[file, lineOf(demo.read(file), 'CALL escalate_to_human'), 'error']]);
+    expect(hits[0]!.message).toContain("Unexpected Promise returned by the `house-call` notation's `parse`");
+  }));
