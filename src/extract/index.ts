@@ -335,7 +335,7 @@ function scan(ex: Extraction, src: Source): void {
       }
     } catch (error) {
       if (builtIn) throw error;
-      result = { error: `Unexpected error in the \`${notation.name}\` notation's parse: ${error instanceof Error ? error.message : String(error)}` };
+      result = { error: `Unexpected error in the \`${notation.name}\` notation's \`parse\`: ${error instanceof Error ? error.message : String(error)}` };
     }
     if (result === undefined) continue;
     const at = place(src, typeof where === 'string' ? where : `\`${notation.name}\` call`, start, end);

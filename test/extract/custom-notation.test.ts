@@ -58,7 +58,8 @@ describe('custom notations', () => {
     const r1 = extractToolCalls('text', { notations: [broken] });
     expect(r1.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([['example/notation-failed', "Unexpected error in the `broken` notation's `find`: boom, expected it to return the places it found"]]);
     const r2 = extractToolCalls('text', { notations: [throwsInParse] });
-    expect(r2.diagnostics[0]?.message).toContain('bad');
+    // A `parse` that throws says the place is not a call it can read: example/unparseable, as `{ error }` is.
+    expect(r2.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([['example/unparseable', "Unexpected error in the `throws-in-parse` notation's `parse`: bad"]]);
   });
 
   test('what a notation returns is checked: a bad result is example/notation-failed naming the notation, the field and the place', () => {
