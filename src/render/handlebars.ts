@@ -145,6 +145,22 @@ const findPartialUse = (program: Program, name: string) => findPartial(program, 
 /** The first partial whose name is computed (`{{> (lookup . "kind")}}`): where an unknown computed name comes from. */
 const findDynamicPartial = (program: Program) => findPartial(program, (n) => n.type === 'SubExpression');
 
+/** Every path of a program, nested blocks, parameters and sub-expressions included, in template order. */
+function pathsOf(node: unknown, out: Array<{ original: string; parts: string[]; line: number; column: number }> = []): typeof out {
+  if (Array.isArray(node)) {
+    for (const n of node) pathsOf(n, out);
+    return out;
+  }
+  if (typeof node !== 'object' || node === null) return out;
+  const n = node as AstNode;
+  if (n.type === 'PathExpression' && n.loc) {
+    out.push({ original: String(n.original), parts: (n.parts as string[]).map(String), line: n.loc.start.line, column: n.loc.start.column + 1 });
+    return out;
+  }
+  for (const key of Object.keys(n)) if (key !== 'loc') pathsOf(n[key], out);
+  return out;
+}
+
 /** Every path written with `../` in a program, nested blocks, parameters and sub-expressions included, in template order. */
 function climbingPaths(node: unknown, out: Array<{ original: string; head: string; depth: number; line: number; column: number }> = []): typeof out {
   if (Array.isArray(node)) {
@@ -294,6 +310,18 @@ function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => Da
     return `<<<dotprompt:media:url ${url}${typeof type === 'string' && type !== '' ? ` ${type}` : ''}>>>`;
   });
   hb.registerHelper('section', (name: unknown) => `<<<dotprompt:section ${String(name)}>>>`);
+  // `lookup` of a member the value only inherits is an error that names it, not an empty string.
+  const lookup = hb.helpers.lookup as Handlebars.HelperDelegate;
+  hb.registerHelper('lookup', function (this: unknown, obj: unknown, field: unknown, options: HelperOptions & { loc?: unknown }) {
+    if (obj !== null && obj !== undefined && (typeof field === 'string' || typeof field === 'number')) {
+      const box = Object(obj) as object;
+      if (!Object.hasOwn(box, field) && field in box) {
+        const what = typeof obj === 'object' ? (Array.isArray(obj) ? 'a list' : 'a mapping') : `the ${typeof obj} ${JSON.stringify(obj)}`;
+        throw new hb.Exception(`lookup: "${String(field)}" is only inherited by ${what}`, { loc: options.loc } as unknown as ConstructorParameters<typeof hb.Exception>[1]);
+      }
+    }
+    return lookup.call(this, obj, field, options);
+  });
   // `each` over YAML examples or stub entries marks each iteration as coming from its item.
   const each = hb.helpers.each as Handlebars.HelperDelegate;
   hb.registerHelper('each', function (this: unknown, context: unknown, options: HelperOptions) {
@@ -315,7 +343,14 @@ function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => Da
 const inheritedNames = new Set(Object.getOwnPropertyNames(Object.prototype));
 const hardened = Symbol('prompt-contract.strict-own');
 
-type Container = { strict(obj: unknown, name: string, loc: unknown): unknown; [hardened]?: true };
+type Container = {
+  strict(obj: unknown, name: string, loc: unknown): unknown;
+  lookupProperty(parent: unknown, name: string): unknown;
+  helpers?: unknown;
+  partials?: unknown;
+  decorators?: unknown;
+  [hardened]?: true;
+};
 type Spec = Record<string, unknown>;
 
 /**
@@ -324,7 +359,7 @@ type Spec = Record<string, unknown>;
  * sits in the `container.strict` that compiled templates call: every program function of a
  * compiled template gets a container whose `strict` checks first.
  */
-function strictOwnProperties(hb: typeof Handlebars): void {
+function strictOwnProperties(hb: typeof Handlebars, onDenied: (name: string) => void): void {
   const derived = new WeakMap<object, Container>();
   const harden = (container: Container): Container => {
     if (container[hardened]) return container;
@@ -340,9 +375,23 @@ function strictOwnProperties(hb: typeof Handlebars): void {
               throw new hb.Exception(`"${name}" cannot be read from the ${typeof obj} ${JSON.stringify(obj)}`, { loc } as unknown as ConstructorParameters<typeof hb.Exception>[1]);
             }
             if (typeof obj === 'object' && obj !== null && inheritedNames.has(name) && !Object.hasOwn(obj, name)) {
+              onDenied(name);
               throw new hb.Exception(`"${name}" not defined in ${String(obj)}`, { loc } as unknown as ConstructorParameters<typeof hb.Exception>[1]);
             }
             return container.strict(obj, name, loc);
+          },
+        },
+        // A member a value inherits (`constructor`, `toString`, a string's `sub`) is read as
+        // nothing here, without Handlebars' "Access has been denied" lines on the standard
+        // error (three a lookup, with no file or line): the render says which member it was.
+        lookupProperty: {
+          value(parent: unknown, name: string) {
+            if (parent === null || parent === undefined) return container.lookupProperty(parent, name);
+            const box = Object(parent) as object;
+            if (Object.hasOwn(box, name) || !(name in box)) return container.lookupProperty(parent, name);
+            // Helper and partial names are looked up the same way; an inherited one is simply no helper.
+            if (parent !== container.helpers && parent !== container.partials && parent !== container.decorators) onDenied(name);
+            return undefined;
           },
         },
       }) as Container;
@@ -378,12 +427,14 @@ export class PromptEnvironment {
   /** Without markers: every render's text, and the map of a text that already holds marker code points. */
   #plain: { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } | undefined;
   readonly #partialsHoldMarkers: boolean;
+  /** The first inherited member the current render tried to read (renders are synchronous: one at a time). */
+  #denied: string | undefined;
 
   constructor(partials: Map<string, TemplateSource>, origins: WeakMap<object, DataOrigin>) {
     this.#partials = partials;
     this.#originOf = (value) => (typeof value === 'object' && value !== null ? origins.get(value) : undefined);
     this.#partialsHoldMarkers = [...partials.values()].some((p) => hasMarkers(p.body));
-    strictOwnProperties(this.#hb);
+    strictOwnProperties(this.#hb, (name) => (this.#denied ??= name));
     registerHelpers(this.#hb, this.#originOf);
     budgetBlocks(this.#hb);
     for (const [name, source] of partials) {
@@ -402,7 +453,7 @@ export class PromptEnvironment {
   #plainEnvironment(): { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } {
     if (!this.#plain) {
       const hb = handlebars().create();
-      strictOwnProperties(hb);
+      strictOwnProperties(hb, (name) => (this.#denied ??= name));
       registerHelpers(hb, this.#originOf);
       budgetBlocks(hb);
       for (const [name, source] of this.#partials) {
@@ -439,6 +490,7 @@ export class PromptEnvironment {
   render(source: TemplateSource, context: object, data: Record<string, unknown> = {}, options: RenderOptions = {}): { text: string; sourceMap: SourceMap } {
     const limit = options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES;
     let text: string;
+    this.#denied = undefined;
     try {
       const plain = this.#plainEnvironment();
       const key = `${source.file}\0${source.body}`;
@@ -454,6 +506,8 @@ export class PromptEnvironment {
       // Again with markers, which place the error (and stop at the same limit when it was the size).
       return this.#marked(source, context, { ...data, [BUDGET]: new RenderBudget(limit) });
     }
+    // A helper's argument (`{{#if name.constructor}}`) is looked up leniently: a member read as nothing there would pass unseen.
+    if (this.#denied !== undefined) throw this.#deniedError(this.#denied, source);
     // Text outside every block is not charged as it is made: it is at most the template's length times its values'.
     if (text.length > limit || Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit, { file: source.file });
     // The map's render repeats one that fit: no budget, or the markers it adds could pass the limit.
@@ -462,6 +516,7 @@ export class PromptEnvironment {
 
   /** The render with markers: the text and its source map. A text that already holds the marker code points renders without a map rather than with a wrong one. */
   #marked(source: TemplateSource, context: object, data: Record<string, unknown>): { text: string; sourceMap: SourceMap } {
+    this.#denied = undefined;
     try {
       if (this.#partialsHoldMarkers || hasMarkers(source.body) || hasMarkers(JSON.stringify(context) ?? '')) {
         const plain = this.#plainEnvironment();
@@ -553,14 +608,40 @@ export class PromptEnvironment {
     return new InputError('render/failed', 'Template failed to render: it nests deeper than the stack allows (a partial that includes itself for each level of the data, or data nested that deep), expected fewer levels', { file }, { cause: error });
   }
 
-  /** The `../` paths of a template this environment parsed. */
-  #climbing(source: TemplateSource): ReturnType<typeof climbingPaths> {
-    for (const { source: s, program } of this.#programs.values()) if (s === source || (s.file === source.file && s.body === source.body)) return climbingPaths(program);
+  /** The parsed program of a template this environment rendered. */
+  #programOf(source: TemplateSource): Program | undefined {
+    for (const { source: s, program } of this.#programs.values()) if (s === source || (s.file === source.file && s.body === source.body)) return program;
     try {
-      return climbingPaths(parseTemplate(source));
+      return parseTemplate(source);
     } catch {
-      return [];
+      return undefined;
     }
+  }
+
+  /** The `../` paths of a template. */
+  #climbing(source: TemplateSource): ReturnType<typeof climbingPaths> {
+    return climbingPaths(this.#programOf(source));
+  }
+
+  /** The error for an inherited member a render read, at the first path that names it (in the template, else in a partial). */
+  #deniedError(name: string, source: TemplateSource): InputError {
+    const candidates: Array<{ source: TemplateSource; program: Program | undefined }> = [{ source, program: this.#programOf(source) }, ...[...this.#partials.values()].map((p) => ({ source: p, program: this.#programOf(p) }))];
+    for (const { source: s, program } of candidates) {
+      const path = pathsOf(program).find((p) => p.parts.includes(name));
+      if (path) {
+        return new InputError(
+          'render/missing-variable',
+          `Unexpected \`${name}\` in \`${path.original}\`: it is a member the value inherits from JavaScript (as \`constructor\`, \`toString\` and \`__proto__\` are), not data of the case, and templates may not read inherited members; expected a field the case gives`,
+          { file: s.file, line: path.line + s.bodyLine - 1, column: path.column },
+        );
+      }
+    }
+    return new InputError('render/missing-variable', `Unexpected \`${name}\`: the template reads a member values inherit from JavaScript, not data of the case; expected a field the case gives`, { file: source.file });
+  }
+
+  /** Every path of a template. */
+  #paths(source: TemplateSource): ReturnType<typeof pathsOf> {
+    return pathsOf(this.#programOf(source));
   }
 
   #toInputError(error: unknown, fallback: TemplateSource | undefined): unknown {
@@ -570,6 +651,31 @@ export class PromptEnvironment {
     if (error instanceof RangeError) return this.#tooDeep(error, file);
     if (error instanceof RenderTooLarge) {
       return tooLarge(error.limit, { file, ...(error.loc ? { line: error.loc.line + (source?.bodyLine ?? 1) - 1, column: error.loc.column } : { line: source?.bodyLine }) }, error);
+    }
+    const inherited = /^lookup: "(.+)" is only inherited by (.+) - (\d+):(\d+)$/s.exec(error.message);
+    if (inherited) {
+      const [, name, what, line, column] = inherited;
+      return new InputError(
+        'render/missing-variable',
+        `Unexpected \`${name}\` read by \`lookup\` from ${what}: it is a member every such value inherits from JavaScript, not data of the case, and templates may not read inherited members; expected the name of a field the case gives`,
+        { file, line: Number(line) + (source?.bodyLine ?? 1) - 1, column: Number(column) + 1 },
+        { cause: error },
+      );
+    }
+    const denied = this.#denied;
+    const notDefined = /^"(.+)" not defined in .* - (\d+):(\d+)$/.exec(error.message);
+    if (denied !== undefined && notDefined && source) {
+      const line = Number(notDefined[2]);
+      const column = Number(notDefined[3]) + 1;
+      const path = this.#paths(source).find((p) => p.line === line && p.column === column && p.parts.slice(0, -1).includes(denied));
+      if (path) {
+        return new InputError(
+          'render/missing-variable',
+          `Unexpected \`${denied}\` in \`${path.original}\`: it is a member the value inherits from JavaScript (as \`constructor\`, \`toString\` and \`__proto__\` are), not data of the case, and templates may not read inherited members; expected a field the case gives`,
+          { file, line: line + source.bodyLine - 1, column },
+          { cause: error },
+        );
+      }
     }
     // A `../` path that climbs above the outermost context reads a property of nothing.
     const nothing = /^Cannot read properties of (?:undefined|null) \(reading '(.+)'\)$/.exec(error.message) ?? /^"(.+)" not defined in (?:undefined|null) - (\d+):(\d+)$/.exec(error.message);
@@ -587,7 +693,9 @@ export class PromptEnvironment {
     }
     const missing = /^"(.+)" not defined in .* - (\d+):(\d+)$/.exec(error.message);
     if (missing) {
-      return new InputError('render/missing-variable', `Missing template variable \`${missing[1]}\`: the case does not provide it (give it a value, or \`null\` on purpose)`, {
+      // An inherited member in its place (`toString`) is no variable of the case: say why it is not read.
+      const why = denied === missing[1] ? ', and the member every value inherits from JavaScript under that name is not read in its place' : '';
+      return new InputError('render/missing-variable', `Missing template variable \`${missing[1]}\`: the case does not provide it${why} (give it a value, or \`null\` on purpose)`, {
         file,
         line: Number(missing[2]) + (source?.bodyLine ?? 1) - 1,
         column: Number(missing[3]) + 1,
