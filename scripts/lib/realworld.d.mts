@@ -16,6 +16,8 @@ export interface Summary {
   recall: number | null;
   precision: number | null;
   argsEqualRate: number | null;
+  /** Misses with no diagnostic within ±LINE_TOLERANCE lines of the labelled call. */
+  silentMisses: number;
   diagnostics: number;
   negativeDiagnostics: number;
   negativeErrors: number;

@@ -1,9 +1,10 @@
-// Scoring of extraction on the hand-labelled real-world corpus (test/fixtures/realworld), shared by
+// Scoring of extraction on a hand-labelled real-world corpus (test/fixtures/realworld by default), shared by
 // `npm run realworld` (scripts/realworld-report.mjs) and the test that holds the figures
 // (test/extract/realworld.test.ts). Matching: a found call matches an expected call of the same
 // name on the same line; failing that, on a line within ±LINE_TOLERANCE. Exact-line matches are
 // made first for every found call, then the nearest tolerant ones; each expected call is matched
-// at most once. Unmatched expected calls are misses, unmatched found calls are false positives.
+// at most once. Unmatched expected calls are misses, unmatched found calls are false positives. A
+// miss is silent when no diagnostic points within ±LINE_TOLERANCE lines of the labelled call.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -63,14 +64,24 @@ const excerpt = (text, line) => {
   return s.length > 70 ? `${s.slice(0, 67)}...` : s;
 };
 
-/** One fixture's result: matches, misses, false positives, diagnostics and the time taken. */
+/** The 1-based line a diagnostic points at: its `line`, or the line of its `offset` in the text. */
+const diagnosticLine = (text, d) => {
+  if (typeof d.line === 'number') return d.line;
+  if (typeof d.offset !== 'number') return undefined;
+  let line = 1;
+  for (let i = 0; i < d.offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+};
+
+/** One fixture's result: matches, misses (silent ones: no diagnostic within ±LINE_TOLERANCE lines), false positives, diagnostics and the time taken. */
 export function scoreFixture(f, extract) {
   const t0 = performance.now();
   const { examples, diagnostics } = extract(f);
   const ms = performance.now() - t0;
   const { pairs, taken } = matchCalls(examples, f.expected);
+  const diagnosticLines = diagnostics.map((d) => diagnosticLine(f.text, d)).filter((l) => l !== undefined);
   const matches = [...pairs].map(([i, { e, exact }]) => ({ exact, argsEqual: isDeepStrictEqual(examples[i].arguments, f.expected[e].arguments), found: examples[i], expected: f.expected[e] }));
-  return {
+  const result = {
     fixture: f.name,
     notation: f.notation,
     bytes: Buffer.byteLength(f.text),
@@ -78,11 +89,13 @@ export function scoreFixture(f, extract) {
     expected: f.expected.length,
     found: examples.length,
     matches,
-    missed: f.expected.filter((_, j) => !taken.has(j)).map((e) => ({ name: e.name, line: e.line, excerpt: excerpt(f.text, e.line) })),
+    missed: f.expected.filter((_, j) => !taken.has(j)).map((e) => ({ name: e.name, line: e.line, excerpt: excerpt(f.text, e.line), silent: !diagnosticLines.some((l) => Math.abs(l - e.line) <= LINE_TOLERANCE) })),
     spurious: examples.filter((_, i) => !pairs.has(i)).map((c) => ({ name: c.name, line: c.line, notation: c.notation, excerpt: excerpt(f.text, c.line) })),
     diagnostics: diagnostics.length,
     errors: diagnostics.filter((d) => d.severity === 'error').length,
   };
+  result.silentMisses = result.missed.filter((m) => m.silent).length;
+  return result;
 }
 
 /** Totals of a set of fixture results. */
@@ -102,6 +115,7 @@ export function summarise(rows) {
     recall: ratio(tp, sum('expected')),
     precision: ratio(tp, sum('found')),
     argsEqualRate: ratio(matches.filter((m) => m.argsEqual).length, tp),
+    silentMisses: sum('silentMisses'),
     diagnostics: sum('diagnostics'),
     negativeDiagnostics: negatives.reduce((n, r) => n + r.diagnostics, 0),
     negativeErrors: negatives.reduce((n, r) => n + r.errors, 0),
