@@ -6,8 +6,46 @@
  * names the notation, what it returned and what was expected. Built-in notations are not
  * checked: their tests hold them to the same shapes.
  */
+import { createContext, Script, type Context } from 'node:vm';
 import { z } from 'zod';
 import type { NotationMatch, ParsedCall, ParseFailure, ParseResult } from './notation.js';
+
+/**
+ * How long one call of a custom notation may run: `find` with the reading of its places, or
+ * one `parse`. Far above what a regex or a scan takes on any prompt; a call past it is a loop.
+ */
+export const DEFAULT_NOTATION_TIMEOUT_MS = 5000;
+
+/** A custom notation's call ran past its time and was stopped. */
+export class NotationTimeout extends Error {}
+
+let sandbox: { context: Context; script: Script } | undefined;
+
+/**
+ * Runs `fn` and stops it after `ms` milliseconds, even in a loop that never yields: a script
+ * run by `node:vm` with a `timeout` is terminated by a watchdog thread, and so is any function
+ * it calls, wherever that function was defined. A plain call could not be interrupted.
+ */
+export function withTimeout<T>(fn: () => T, ms: number): T {
+  sandbox ??= { context: createContext({}), script: new Script('__call()') };
+  const { context, script } = sandbox;
+  const outer: unknown = context.__call;
+  context.__call = fn;
+  try {
+    return script.runInContext(context, { timeout: ms }) as T;
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new NotationTimeout(`stopped after ${ms} ms`);
+    throw error;
+  } finally {
+    // A notation may extract inside its own call: the outer call is put back.
+    context.__call = outer;
+  }
+}
+
+/** The message for a call stopped by `withTimeout`. */
+export function timedOut(notation: string, fn: 'find' | 'parse', ms: number, textLength: number): string {
+  return `Unexpected run of ${by(notation, fn)} past ${ms.toLocaleString('en-US')} ms on ${textLength.toLocaleString('en-US')} characters of text, expected it to return within that time; it is stopped, and the notation is not run again on this text`;
+}
 
 /**
  * Places one `find` may report per character of its text (plus a floor for short texts). A
@@ -189,16 +227,19 @@ export function checkParsed(result: unknown, textLength: number, notation: strin
       if (bad) return { ok: false, message: `Unexpected ${bad.unexpected} ${where}, expected ${bad.expected}` };
       const problem = past(call.at, `${root}.at`) ?? past(call.notJson?.offset, `${root}.notJson.offset`);
       if (problem) return { ok: false, message: problem };
-      calls.push(call);
+      // A copy of plain data: a getter or a proxy in what `parse` returned runs no more once it is read here.
+      const { name, notation: own, at, notJson } = parsed.data;
+      calls.push({ name, arguments: JSON.parse(JSON.stringify(call.arguments)) as unknown, ...(own === undefined ? {} : { notation: own }), ...(at === undefined ? {} : { at }), ...(notJson === undefined ? {} : { notJson }) });
     }
     return { ok: true, value: calls };
   }
   if (typeof result === 'object' && result !== null && 'error' in result) {
     const parsed = failureShape.safeParse(result);
     if (!parsed.success) return { ok: false, message: issueMessage(parsed.error, 'failure', result, where) };
-    const failure = result as ParseFailure;
-    const problem = past(failure.offset, 'failure.offset');
+    const problem = past(parsed.data.offset, 'failure.offset');
     if (problem) return { ok: false, message: problem };
+    const { error, offset: at, tool, placeholder } = parsed.data;
+    const failure: ParseFailure = { error, ...(at === undefined ? {} : { offset: at }), ...(tool === undefined ? {} : { tool }), ...(placeholder === undefined ? {} : { placeholder }) };
     return { ok: true, value: failure };
   }
   return { ok: false, message: `Unexpected ${describeValue(result)} returned by ${by(notation, 'parse')}, expected an array of calls \`{ name, arguments }\`, \`undefined\` (not a call) or \`{ error }\` (a broken call)` };

@@ -22,7 +22,7 @@ import { report } from '../report/rule.js';
 import type { ToolSpec } from '../tools/types.js';
 import { LineIndex } from '../util/lines.js';
 import { blockStructure, type Fence, type ParseMode, type Structure } from './markdown.js';
-import { checkFound, checkParsed, checkPlace, findThrew, placeLimit, tooManyPlaces } from './guard.js';
+import { checkFound, checkParsed, checkPlace, DEFAULT_NOTATION_TIMEOUT_MS, findThrew, NotationTimeout, placeLimit, timedOut, tooManyPlaces, withTimeout } from './guard.js';
 import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParsedCall, type ParseResult } from './notation.js';
 import { readJsonSequence } from './json.js';
 import { builtInNotations, tokenNotations } from './notations/index.js';
@@ -42,6 +42,11 @@ export interface ExtractOptions {
   mode?: ParseMode;
   /** Notations to read besides the built-in ones (`defineNotation`); a house format, say. */
   notations?: readonly NotationDefinition<any>[];
+  /**
+   * Milliseconds one call of a custom notation (`find` with its places, or one `parse`) may
+   * run before it is stopped and reported as `example/notation-failed`; 5000 by default.
+   */
+  notationTimeout?: number;
 }
 
 export interface ExtractResult {
@@ -98,6 +103,8 @@ class Extraction {
     readonly text: string,
     tools: readonly ToolSpec[],
     extra: readonly NotationDefinition[],
+    /** Milliseconds one call of a custom notation may run. */
+    readonly timeout: number,
   ) {
     this.lines = new LineIndex(text);
     for (const tool of tools) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool);
@@ -106,6 +113,8 @@ class Extraction {
 
   /** Custom notations already reported for failing as a whole (`find` threw, looped): said once, not once a piece of prose. */
   readonly failedOnce = new Set<string>();
+  /** Custom notations stopped for running past the time bound: not run again on this text. */
+  readonly stopped = new Set<NotationDefinition>();
 
   /** A custom notation returned what cannot be used: `example/notation-failed` at the place, naming the notation. */
   notationFailed(place: BlockPlace, message: string, once?: string): void {
@@ -236,70 +245,115 @@ function looksLikeOneBrokenValue(text: string): boolean {
 }
 
 interface Candidate {
-  match: NotationMatch & { where?: unknown; bodyStart?: unknown; bodyEnd?: unknown };
+  match: NotationMatch;
   notation: NotationDefinition;
   order: number;
-  /** Read once, when the place was taken: a getter on a custom match cannot change them later. */
+  /** Read once, when the place was taken: a getter on a custom match runs no more after that. */
   start: number;
   end: number;
+  where: unknown;
+  bodyStart: unknown;
+  bodyEnd: unknown;
+}
+
+/** A place as a custom `find` yielded it, with its fields read inside the time bound. */
+interface Taken {
+  item: unknown;
+  start: unknown;
+  end: unknown;
+  where: unknown;
+  bodyStart: unknown;
+  bodyEnd: unknown;
+}
+
+/** A built-in notation's places, taken as they are (their tests hold them to the shape). */
+function builtInPlaces(src: Source, notation: NotationDefinition, order: number, context: NotationContext, candidates: Candidate[]): void {
+  for (const match of notation.find(src.text, context) as Iterable<NotationMatch & { where?: unknown; bodyStart?: unknown; bodyEnd?: unknown }>) {
+    if (!Number.isInteger(match.start) || !Number.isInteger(match.end) || match.start < 0 || match.end > src.text.length || match.end <= match.start) continue;
+    candidates.push({ match, notation, order, start: match.start, end: match.end, where: match.where, bodyStart: match.bodyStart, bodyEnd: match.bodyEnd });
+  }
 }
 
 /**
- * The places one notation finds in a piece of text. A custom notation's places are checked
- * (`checkFound`, `checkPlace`) and counted, so a mistake is a finding naming the notation and
- * a `find` that yields without end is stopped; a built-in notation's are taken as they are.
+ * The places a custom notation finds in a piece of text. Its `find` runs, and its places are
+ * read, within the time bound; the places are checked (`checkFound`, `checkPlace`) and counted,
+ * so a mistake is a finding naming the notation, and a `find` that loops (yielding or not) is
+ * stopped.
  */
-function findPlaces(ex: Extraction, src: Source, notation: NotationDefinition, order: number, context: NotationContext, candidates: Candidate[]): void {
-  const builtIn = ex.builtIn.has(notation);
+function customPlaces(ex: Extraction, src: Source, notation: NotationDefinition, order: number, context: NotationContext, candidates: Candidate[]): void {
   const whole = place(src, `the text read by the \`${notation.name}\` notation`, 0, 0);
-  const mine: Candidate[] = [];
-  // A bad place is reported once with a count: a broken `find` yields the same mistake at every turn.
-  let bad: { at: number; message: string } | undefined;
-  let badCount = 0;
-  const reportBad = () => {
-    if (bad === undefined) return;
-    const more = badCount > 1 ? `; ${(badCount - 1).toLocaleString('en-US')} more places like it in this text are not read either` : '';
-    ex.notationFailed(place(src, whole.where, bad.at, bad.at), `${bad.message}${more}`);
-  };
+  const limit = placeLimit(src.text.length);
+  let outcome: ReturnType<typeof checkFound> | { ok: true; value: Taken[] };
   try {
-    const found: unknown = notation.find(src.text, context);
-    const checked = builtIn ? ({ ok: true, value: found as Iterable<unknown> } as const) : checkFound(found, notation.name);
-    if (!checked.ok) {
-      ex.notationFailed(whole, checked.message, `${notation.name}\u0000find`);
-      return;
-    }
-    const limit = placeLimit(src.text.length);
-    let count = 0;
-    for (const item of checked.value) {
-      const match = item as Candidate['match'];
-      if (builtIn) {
-        if (!Number.isInteger(match.start) || !Number.isInteger(match.end) || match.start < 0 || match.end > src.text.length || match.end <= match.start) continue;
-        mine.push({ match, notation, order, start: match.start, end: match.end });
-        continue;
+    outcome = withTimeout(() => {
+      const checked = checkFound(notation.find(src.text, context), notation.name);
+      if (!checked.ok) return checked;
+      const taken: Taken[] = [];
+      for (const item of checked.value) {
+        const r = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : undefined;
+        taken.push({ item, start: r?.start, end: r?.end, where: r?.where, bodyStart: r?.bodyStart, bodyEnd: r?.bodyEnd });
+        if (taken.length > limit) break;
       }
-      if (++count > limit) {
-        reportBad();
-        ex.notationFailed(whole, tooManyPlaces(notation.name, src.text.length), `${notation.name}\u0000many`);
-        return;
-      }
-      const start = (item as { start?: unknown } | null)?.start;
-      const end = (item as { end?: unknown } | null)?.end;
-      const good = checkPlace(typeof item === 'object' && item !== null && !Array.isArray(item) ? { start, end } : item, src.text.length, notation.name);
-      if (!good.ok) {
-        // Where the place starts when that is in the text; the start of the text otherwise.
-        if (badCount++ === 0) bad = { at: typeof start === 'number' && Number.isInteger(start) && start >= 0 && start <= src.text.length ? start : 0, message: good.message };
-        continue;
-      }
-      mine.push({ match, notation, order, start: start as number, end: end as number });
-    }
+      return { ok: true as const, value: taken };
+    }, ex.timeout);
   } catch (error) {
-    if (builtIn) throw error;
-    reportBad();
-    ex.notationFailed(whole, findThrew(notation.name, error), `${notation.name}\u0000find`);
+    if (error instanceof NotationTimeout) {
+      ex.stopped.add(notation);
+      ex.notationFailed(whole, timedOut(notation.name, 'find', ex.timeout, src.text.length));
+    } else ex.notationFailed(whole, findThrew(notation.name, error), `${notation.name}\u0000find`);
     return;
   }
-  reportBad();
+  if (!outcome.ok) {
+    ex.notationFailed(whole, outcome.message, `${notation.name}\u0000find`);
+    return;
+  }
+  const taken = outcome.value as Taken[];
+  // A bad place is reported once with a count: a broken `find` makes the same mistake at every turn.
+  let bad: { at: number; message: string } | undefined;
+  let badCount = 0;
+  const mine: Candidate[] = [];
+  for (const t of taken.slice(0, limit)) {
+    const good = checkPlace(typeof t.item === 'object' && t.item !== null && !Array.isArray(t.item) ? { start: t.start, end: t.end } : t.item, src.text.length, notation.name);
+    if (!good.ok) {
+      // Where the place starts when that is in the text; the start of the text otherwise.
+      const at = typeof t.start === 'number' && Number.isInteger(t.start) && t.start >= 0 && t.start <= src.text.length ? t.start : 0;
+      if (badCount++ === 0) bad = { at, message: good.message };
+      continue;
+    }
+    mine.push({ match: t.item as NotationMatch, notation, order, start: t.start as number, end: t.end as number, where: t.where, bodyStart: t.bodyStart, bodyEnd: t.bodyEnd });
+  }
+  if (bad !== undefined) {
+    const more = badCount > 1 ? `; ${(badCount - 1).toLocaleString('en-US')} more places like it in this text are not read either` : '';
+    ex.notationFailed(place(src, whole.where, bad.at, bad.at), `${bad.message}${more}`);
+  }
+  if (taken.length > limit) {
+    ex.notationFailed(whole, tooManyPlaces(notation.name, src.text.length), `${notation.name}\u0000many`);
+    return;
+  }
   candidates.push(...mine);
+}
+
+/** What a custom `parse` returned, checked and copied within the time bound; a failure to report, or undefined once reported. */
+function customParse(ex: Extraction, src: Source, c: Candidate, context: NotationContext & { text: string }): ParseResult | { failed: true } {
+  const { notation } = c;
+  const at = place(src, `\`${notation.name}\` call`, c.start, c.end);
+  let checked: ReturnType<typeof checkParsed>;
+  try {
+    checked = withTimeout(() => checkParsed(notation.parse(c.match, context), src.text.length, notation.name), ex.timeout);
+  } catch (error) {
+    if (error instanceof NotationTimeout) {
+      ex.stopped.add(notation);
+      ex.notationFailed(at, timedOut(notation.name, 'parse', ex.timeout, src.text.length));
+      return { failed: true };
+    }
+    // A `parse` that throws says the place does not read as a call, as `{ error }` does.
+    return { error: `Unexpected error in the \`${notation.name}\` notation's \`parse\`: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!checked.ok) {
+    ex.notationFailed(at, checked.message);
+    return { failed: true };
+  }
+  return checked.value;
 }
 
 /** Every notation over a piece of prose (or a fence read like prose), places read in text order. */
@@ -307,41 +361,24 @@ function scan(ex: Extraction, src: Source): void {
   const context = contextOf(ex, src);
   const candidates: Candidate[] = [];
   ex.notations.forEach((notation, order) => {
-    if (tokenNotations.has(notation) !== ex.tokenPass) return;
-    findPlaces(ex, src, notation, order, context, candidates);
+    if (tokenNotations.has(notation) !== ex.tokenPass || ex.stopped.has(notation)) return;
+    if (ex.builtIn.has(notation)) builtInPlaces(src, notation, order, context, candidates);
+    else customPlaces(ex, src, notation, order, context, candidates);
   });
   candidates.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
   let consumed = 0;
-  for (const { match, notation, start, end } of candidates) {
-    if (start < consumed) continue;
+  for (const c of candidates) {
+    const { match, notation, start, end } = c;
+    if (start < consumed || ex.stopped.has(notation)) continue;
     if (!ex.tokenPass && ex.isClaimed(src.map(start))) continue;
-    const builtIn = ex.builtIn.has(notation);
-    let where: unknown;
-    let body: { bodyStart?: unknown; bodyEnd?: unknown } = {};
-    let result: ParseResult;
-    try {
-      ({ where } = match);
-      body = builtIn ? match : { bodyStart: match.bodyStart, bodyEnd: match.bodyEnd };
-      const returned: unknown = notation.parse(match, context);
-      if (builtIn) result = returned as ParseResult;
-      else {
-        const checked = checkParsed(returned, src.text.length, notation.name);
-        if (!checked.ok) {
-          ex.notationFailed(place(src, `\`${notation.name}\` call`, start, end), checked.message);
-          consumed = end;
-          continue;
-        }
-        result = checked.value;
-      }
-    } catch (error) {
-      if (builtIn) throw error;
-      result = { error: `Unexpected error in the \`${notation.name}\` notation's \`parse\`: ${error instanceof Error ? error.message : String(error)}` };
-    }
+    const result = ex.builtIn.has(notation) ? notation.parse(match, context) : customParse(ex, src, c, context);
     if (result === undefined) continue;
-    const at = place(src, typeof where === 'string' ? where : `\`${notation.name}\` call`, start, end);
-    // A placeholder is looked for in the body, not in the tags around it (`<tool_call>` is no placeholder).
-    const span = typeof body.bodyStart === 'number' && typeof body.bodyEnd === 'number' ? { start: body.bodyStart, end: body.bodyEnd } : { start, end };
-    record(ex, src, notation.name, result, at, span);
+    if (!('failed' in result)) {
+      const where = typeof c.where === 'string' ? c.where : `\`${notation.name}\` call`;
+      // A placeholder is looked for in the body, not in the tags around it (`<tool_call>` is no placeholder).
+      const span = typeof c.bodyStart === 'number' && typeof c.bodyEnd === 'number' ? { start: c.bodyStart, end: c.bodyEnd } : { start, end };
+      record(ex, src, notation.name, result, place(src, where, start, end), span);
+    }
     consumed = end;
     if (ex.tokenPass) ex.claimed.push({ start: src.map(start), end: src.map(end) });
   }
@@ -636,7 +673,7 @@ function extractInto(ex: Extraction, src: Source, mode: ParseMode, depth: number
  * Never throws.
  */
 export function extractToolCalls(text: string, options: ExtractOptions = {}): ExtractResult {
-  const ex = new Extraction(text, options.tools ?? [], options.notations ?? []);
+  const ex = new Extraction(text, options.tools ?? [], options.notations ?? [], options.notationTimeout ?? DEFAULT_NOTATION_TIMEOUT_MS);
   extractInto(ex, { text, map: (o) => o }, options.mode ?? 'fast', 0);
   ex.examples.sort((a, b) => a.range.start - b.range.start);
   ex.diagnostics.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));

@@ -21,10 +21,12 @@
  * `example/notation-failed` finding naming the notation and the place, and nothing is taken
  * from that place.
  *
- * `find` must return. It runs in the extraction, so a `find` that loops without yielding
- * hangs the whole run, and nothing in the process can stop it. A `find` that keeps yielding
- * (a global regex whose `lastIndex` does not advance on an empty match) is stopped after
- * `placeLimit(text.length)` places and reported.
+ * `find` and `parse` must return, and quickly: they run inside the extraction, synchronously.
+ * A custom notation's call that runs past the time bound (`notationTimeout`, 5 s by default)
+ * is stopped by `node:vm`'s watchdog, even in a loop that never yields, reported, and the
+ * notation is not run again on that text; until it is fixed, every prompt pays the bound. A
+ * `find` that keeps yielding (a global regex whose `lastIndex` does not advance on an empty
+ * match) is stopped sooner, after `placeLimit(text.length)` places.
  */
 import type { ToolSpec } from '../tools/types.js';
 

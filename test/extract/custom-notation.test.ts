@@ -159,6 +159,29 @@ describe('custom notations', () => {
     ]);
   });
 
+  test('a `find` or `parse` that loops without yielding is stopped after the time bound, reported, and not run again on the text', () => {
+    const spin = (): never => {
+      for (;;) {
+        // A loop that never returns and never yields: only a watchdog can end it.
+      }
+    };
+    const text = 'CALL get_weather WITH {"city": "Oslo"}\n\n```text\nCALL get_weather WITH {"city": "Rome"}\n```\n';
+    const started = Date.now();
+    const { examples, diagnostics } = extractToolCalls(text, { notations: [defineNotation({ name: 'spins', find: spin, parse: () => undefined }), house], notationTimeout: 100 });
+    // Once, though the text has two pieces of prose (the second in a `text` fence): the notation is stopped.
+    expect(diagnostics.map((d) => [d.ruleId, d.line, d.message])).toEqual([
+      ['example/notation-failed', 1, expect.stringMatching(/^Unexpected run of the `spins` notation's `find` past 100 ms on \d+ characters of text, expected it to return within that time; it is stopped, and the notation is not run again on this text$/)],
+    ]);
+    expect(examples.map((e) => [e.arguments, e.line])).toEqual([[{ city: 'Oslo' }, 1], [{ city: 'Rome' }, 4]]);
+
+    const slowParse = defineNotation<{ start: number; end: number }>({ name: 'slow-parse', find: (t) => [...t.matchAll(/^CALL .*$/gm)].map((m) => ({ start: m.index, end: m.index + m[0].length })), parse: spin });
+    const second = extractToolCalls(text, { notations: [slowParse], notationTimeout: 100 });
+    expect(second.examples).toEqual([]);
+    expect(second.diagnostics.map((d) => [d.ruleId, d.line, d.message.split(' on ')[0]])).toEqual([['example/notation-failed', 1, "Unexpected run of the `slow-parse` notation's `parse` past 100 ms"]]);
+    // Two stopped calls of 100 ms, not a hung run.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   test('defineNotation checks the definition where it is written', () => {
     expect(() => defineNotation({ name: '', find: () => [], parse: () => undefined })).toThrow(/notation name/);
     expect(() => defineNotation({ name: 'x', parse: () => undefined } as never)).toThrow(/find/);
