@@ -14,6 +14,7 @@
  */
 import type Handlebars from 'handlebars';
 import { handlebars } from './handlebars-lib.js';
+import { budgetBlocks, budgetData, budgetStop, DEFAULT_MAX_RENDERED_BYTES } from './handlebars.js';
 import type { HelperOptions } from 'handlebars';
 import { load } from 'js-yaml';
 import { InputError } from '../util/errors.js';
@@ -82,6 +83,8 @@ export interface DotpromptOptions {
   /** Named schemas for Picoschema (`schema: Foo`). */
   schemas?: Record<string, JsonSchema>;
   resolveSchema?: SchemaResolver;
+  /** Rendered size the render stops at, with `render/too-large` (4 MiB by default). */
+  maxRenderedBytes?: number;
   /** Tool definitions by name: frontmatter `tools` found here are listed in `toolDefs`. */
   tools?: Record<string, ToolDefinition>;
   /** Picks the `modelConfigs` entry when neither the frontmatter nor `metadata` names a model. */
@@ -318,6 +321,7 @@ export function renderDotprompt(source: string, data: DotpromptData = {}, option
   const hb = handlebars().create();
   const helpers = dotpromptHelpers();
   for (const [name, fn] of Object.entries(helpers)) hb.registerHelper(name, fn);
+  budgetBlocks(hb);
   const knownHelpers = Object.fromEntries(Object.keys(helpers).map((name) => [name, true])) as Record<string, true>;
   for (const [name, text] of Object.entries(options.partials ?? {})) hb.registerPartial(name, text);
 
@@ -347,11 +351,17 @@ export function renderDotprompt(source: string, data: DotpromptData = {}, option
   const defaults = isRecord(meta.input?.default) ? meta.input.default : {};
   let rendered: string;
   try {
+    const limit = options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES;
     rendered = template(
       { ...defaults, ...(data.input ?? {}) },
-      { data: { metadata: { prompt: promptMetadata, docs: data.docs, messages: data.messages }, ...(data.context ?? {}) } },
+      { data: budgetData({ metadata: { prompt: promptMetadata, docs: data.docs, messages: data.messages }, ...(data.context ?? {}) }, limit) },
     );
+    if (rendered.length > limit || Buffer.byteLength(rendered, 'utf8') > limit) throw new RangeError(`rendered text over ${limit} bytes`);
   } catch (error) {
+    const stopped = budgetStop(error) ?? (error instanceof RangeError && /^rendered text over/.test(error.message) ? (options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES) : undefined);
+    if (stopped !== undefined) {
+      throw new InputError('render/too-large', `Unexpected rendered text over ${stopped} bytes: the template makes more text than any prompt a model takes (loops nested over long lists?), so the render stopped; expected a smaller render, or a higher \`maxRenderedBytes\``, {}, { cause: error });
+    }
     throw new InputError('render/failed', `Template failed to render: ${(error as Error).message}`, {}, { cause: error });
   }
   return { ...meta, messages: toMessages(rendered, data.messages) };

@@ -238,6 +238,16 @@ class RenderBudget {
   }
 }
 
+/** `@data` for a render bounded to `limit` rendered bytes, for an environment whose blocks `budgetBlocks` made charge it. */
+export function budgetData(data: Record<string, unknown>, limit = DEFAULT_MAX_RENDERED_BYTES): Record<string, unknown> {
+  return { ...data, [BUDGET]: new RenderBudget(limit) };
+}
+
+/** The limit a render stopped at, when `error` is a budget's stop; undefined for any other error. */
+export function budgetStop(error: unknown): number | undefined {
+  return error instanceof RenderTooLarge ? error.limit : undefined;
+}
+
 const budgetOf = (options: { data?: Record<string, unknown> } | undefined): RenderBudget | undefined => options?.data?.[BUDGET] as RenderBudget | undefined;
 
 type Loc = { start?: { line: number; column: number } } | undefined;
@@ -248,7 +258,7 @@ const startOf = (loc: Loc): { line: number; column: number } | undefined => (loc
  * charge the render's budget for each time it renders its body: the render stops at the
  * block that takes it past the limit, however deep the loops nest.
  */
-function budgetBlocks(hb: typeof Handlebars): void {
+export function budgetBlocks(hb: typeof Handlebars): void {
   for (const [name, helper] of Object.entries(hb.helpers)) {
     hb.registerHelper(name, function (this: unknown, ...args: unknown[]) {
       const options = args[args.length - 1] as (HelperOptions & { loc?: Loc }) | undefined;

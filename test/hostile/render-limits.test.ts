@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderDotprompt } from '../../src/render/dotprompt.js';
 import { PromptEnvironment } from '../../src/render/handlebars.js';
 import { InputError } from '../../src/util/errors.js';
 import { scratchProject, type Scratch } from './render-project.js';
@@ -62,6 +63,14 @@ describe('a render past its size limit', () => {
     const error = thrown(() => env.render({ file: 't.prompt', body: '{{> p0}}', bodyLine: 1 }, {}, {}, { maxRenderedBytes: 10_000 }));
     expect(error.code).toBe('render/too-large');
   });
+
+  test('`renderDotprompt` (the dotprompt API) is bounded too', () => {
+    const source = `---\ninput:\n  default:\n    items: [${items.join(', ')}]\n---\n${bomb}`;
+    const started = Date.now();
+    expect(() => renderDotprompt(source)).toThrow(expect.objectContaining({ code: 'render/too-large', message: expect.stringContaining('over 4194304 bytes') }) as unknown as Error);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(renderDotprompt(source.replace(/items: \[.*\]/, 'items: [a, b]'), {}, { maxRenderedBytes: 100 }).messages[0]!.content[0]).toEqual({ text: 'a b \na b \na b \na b \n' });
+  }, 30_000);
 
   test('a render under the limit is unchanged', () => {
     const env = new PromptEnvironment(new Map(), new WeakMap());
