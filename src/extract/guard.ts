@@ -3,8 +3,9 @@
  * code from the user's config: an `async` `parse`, a name that is a number, an offset past
  * the end of the text would otherwise surface as a TypeError deep in the extractor, or as
  * calls that vanish without a word. Each check here turns the mistake into a message that
- * names the notation, what it returned and what was expected. Built-in notations are not
- * checked: their tests hold them to the same shapes.
+ * names the notation, what it returned and what was expected; and each call runs under a time
+ * bound (`withTimeout`), so a loop in it is stopped rather than hanging the run. Built-in
+ * notations are not checked: their tests hold them to the same shapes.
  */
 import { createContext, Script, type Context } from 'node:vm';
 import { z } from 'zod';

@@ -673,7 +673,9 @@ function extractInto(ex: Extraction, src: Source, mode: ParseMode, depth: number
  * Never throws.
  */
 export function extractToolCalls(text: string, options: ExtractOptions = {}): ExtractResult {
-  const ex = new Extraction(text, options.tools ?? [], options.notations ?? [], options.notationTimeout ?? DEFAULT_NOTATION_TIMEOUT_MS);
+  // `node:vm` takes a whole number of milliseconds from 1; anything else means the default.
+  const timeout = typeof options.notationTimeout === 'number' && options.notationTimeout >= 1 && options.notationTimeout <= 2 ** 31 - 1 ? Math.floor(options.notationTimeout) : DEFAULT_NOTATION_TIMEOUT_MS;
+  const ex = new Extraction(text, options.tools ?? [], options.notations ?? [], timeout);
   extractInto(ex, { text, map: (o) => o }, options.mode ?? 'fast', 0);
   ex.examples.sort((a, b) => a.range.start - b.range.start);
   ex.diagnostics.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
