@@ -31,6 +31,7 @@ import { pythonArguments, pythonBuiltins, pythonKeywords } from './notations/pyt
 import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
 import { readPythonCall, readPythonCalls } from './python.js';
 import { exampleRules } from './rules.js';
+import { mentionSnippet, type MentionKind, unreadMentions } from './coverage.js';
 import { coerceParameter } from './coerce.js';
 import { looksLikeCall, type RawCall } from '../shapes/calls.js';
 import type { Notation, ToolCallExample } from './types.js';
@@ -130,9 +131,13 @@ class Extraction {
     this.examples.push({ name: call.name, arguments: call.arguments, notation: call.notation ?? notation, range: { start: place.start, end: place.end }, line, column });
   }
 
+  /** The spans findings were made for and the blocks notations read: what the coverage scan counts as seen. */
+  readonly findingSpans: Array<{ start: number; end: number }> = [];
+
   finding(rule: (typeof exampleRules)[keyof typeof exampleRules], place: BlockPlace, message: string, extra: Partial<Diagnostic> = {}): void {
     const { line, column } = this.lines.at(place.start);
     this.diagnostics.push(report(rule, { message, offset: place.start, line, column, ...extra }));
+    this.findingSpans.push({ start: place.start, end: Math.max(place.end, place.start + 1) });
   }
 
   unparseable(place: BlockPlace, message: string, tool?: string): void {
@@ -193,6 +198,8 @@ function contextOf(ex: Extraction, src: Source): NotationContext & { text: strin
 /** What one place read: calls become examples (unless they hold placeholders), failures findings. */
 function record(ex: Extraction, src: Source, notation: string, result: ParseResult, block: BlockPlace, span: { start: number; end: number }): void {
   if (result === undefined) return;
+  // Read by a notation, whatever it found there: calls, a finding, or a format description it passes over quietly (`[]`).
+  ex.findingSpans.push({ start: block.start, end: Math.max(block.end, block.start + 1) });
   if (isParseFailure(result)) {
     if (result.placeholder !== undefined) {
       ex.placeholder({ token: result.placeholder, unrendered: /\{\{|\{%/.test(result.placeholder) }, block);
@@ -677,10 +684,39 @@ export function extractToolCalls(text: string, options: ExtractOptions = {}): Ex
   const timeout = typeof options.notationTimeout === 'number' && options.notationTimeout >= 1 && options.notationTimeout <= 2 ** 31 - 1 ? Math.floor(options.notationTimeout) : DEFAULT_NOTATION_TIMEOUT_MS;
   const ex = new Extraction(text, options.tools ?? [], options.notations ?? [], timeout);
   extractInto(ex, { text, map: (o) => o }, options.mode ?? 'fast', 0);
+  // With the tools known, what names one where a call stands and was not read is said, never passed.
+  if (ex.tools.size > 0) reportUnread(ex);
   ex.examples.sort((a, b) => a.range.start - b.range.start);
   ex.diagnostics.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
   return { examples: ex.examples, diagnostics: ex.diagnostics };
 }
+
+/** `example/unread-call` for each call-like place of a known tool that no example and no finding covers (see coverage.ts). */
+function reportUnread(ex: Extraction): void {
+  const covered = [...ex.examples.map((e) => e.range), ...ex.findingSpans];
+  for (const m of unreadMentions(ex.text, ex.tools.keys(), covered)) {
+    const { line, column } = ex.lines.at(m.start);
+    ex.diagnostics.push(
+      report(exampleRules['unread-call'], {
+        message: `Unexpected call of \`${m.name}\` (${mentionKinds[m.kind]}) that no notation read: \`${mentionSnippet(ex.text, m)}\`; expected a call in a notation the extractor reads, so that it is checked`,
+        tool: m.name,
+        offset: m.start,
+        line,
+        column,
+      }),
+    );
+  }
+}
+
+const mentionKinds: Record<MentionKind, string> = {
+  'code call': 'a call in code',
+  element: 'an element named after it',
+  attribute: 'a tag naming it',
+  key: 'a call object naming it',
+  action: 'an action naming it',
+  recipient: 'a message addressed to it',
+  'call token': "a model's call token before it",
+};
 
 export { exampleRules } from './rules.js';
 export { defineNotation } from './notation.js';

@@ -26,6 +26,11 @@ export const exampleRules = defineRules('example', {
     description: "A custom notation (the config's `notations`) returned what the extractor cannot use: a Promise, a string, a call without a string name, a place outside the text, or places without end; what it found there is not checked.",
     fix: "Fix the notation as the message says: a synchronous `find` yielding `{ start, end }` inside its text, a synchronous `parse` returning `[{ name, arguments }]`, `undefined` or `{ error }`",
   },
+  'unread-call': {
+    severity: 'warning',
+    description: "A known tool's name stands where a call puts it (`lookup_order(`, `<lookup_order>`, `\"name\": \"lookup_order\"` beside arguments, `Action: lookup_order`), but no notation read a call there: whatever it shows is not checked.",
+    fix: 'Write the call in a notation the extractor reads, add a custom one (config `notations`), or accept it with a policy `ignore` entry and a reason',
+  },
   'not-json': {
     severity: 'warning',
     description: "A call in a block that promises JSON (a `<tool_call>` tag, a `json` fence) is written as a Python literal (single quotes, a trailing comma, `None`, `True`); it is read and checked, but the model learns to write what is not JSON.",

@@ -40,6 +40,7 @@ const drift: Record<keyof typeof exampleRules, () => ReturnType<typeof run>> = {
   'unknown-tool': () => run(call({ city: 'Oslo' }, 'get_wether')),
   unparseable: () => run('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n</tool_call>\n'),
   'notation-failed': () => extractToolCalls('CALL get_weather\n', { notations: [defineNotation({ name: 'house-call', find: (text: string) => [{ start: 0, end: text.length }], parse: () => 'get_weather' as never })] }).diagnostics,
+  'unread-call': () => run('To see the forecast, write <get_weather city="Oslo" />.\n'),
   'not-json': () => run("<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Oslo'}}\n</tool_call>\n"),
   placeholder: () => run('<tool_call>\n{"name": "$FUNCTION_NAME", "arguments": {}}\n</tool_call>\n'),
   unchecked: () => run(call({ city: 'Oslo' }), { tools: [{ ...weather, inputSchema: { type: 'dict', properties: {} } }] }),
@@ -198,7 +199,8 @@ describe('`tool_code` fences (Gemma)', () => {
       ['get_weather', { city: 'Lima' }, 7, 'pythonic'],
       ['get_weather', { city: 'Quito' }, 7, 'pythonic'],
     ]);
-    expect(diagnostics).toEqual([]);
+    // The call among other code is not read as an example, and is said to be unread, not passed.
+    expect(diagnostics.map((d) => [d.ruleId, d.line])).toEqual([['example/unread-call', 12]]);
     // Checked like any example: a stale one fails.
     expect(run('```tool_code\nget_weather(city="Oslo", days=30)\n```\n').map((d) => [d.ruleId, d.instancePath])).toEqual([['example/invalid-arguments', '/days']]);
   });
