@@ -115,7 +115,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       } else if (!definition.cases.has(caseName)) {
         throw new InputError('render/unknown-case', `Unknown case \`${caseName}\` for prompt \`${prompt}\`, expected one of ${quote(cases) || `none (add them to a file in \`${project.display(project.config.prompts)}/cases/\`)`}${didYouMean(caseName, cases)}`);
       }
-      const rendered = renderCase(project.module, prompt, caseName, project.registry);
+      const rendered = renderCase(project.module, prompt, caseName, project.registry, project.config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: project.config.maxRenderedBytes });
       if (opts.tools) {
         const { formatTools } = await import('./snapshot/format.js');
         // The request the case sends: the shape its messages were rendered in (a case may send the prompt to another provider), else the prompt's.

@@ -197,14 +197,14 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     if (!isProviderName(provider)) throw new InputError('config/invalid', `Unknown provider \`${provider}\` in \`providers\`, expected one of ${providerNames.map((p) => `\`${p}\``).join(', ')}`, { file: display(config.file) });
   }
   const registry = new Map(tools.map((t) => [t.name, t]));
-  if (!options.lazyModule) return { config, tools, registry, module: loadPromptModule(config.prompts, cwd), diagnostics, display, cwd };
+  if (!options.lazyModule) return { config, tools, registry, module: loadPromptModule(config.prompts, cwd, undefined, config.root), diagnostics, display, cwd };
   let module: PromptModule | undefined;
   return {
     config,
     tools,
     registry,
     get module(): PromptModule {
-      return (module ??= loadPromptModule(config.prompts, cwd));
+      return (module ??= loadPromptModule(config.prompts, cwd, undefined, config.root));
     },
     diagnostics,
     display,

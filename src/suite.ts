@@ -13,6 +13,7 @@ import type { RenderedCase, RenderedItem } from './render/render.js';
 import type { PromptModule } from './render/module.js';
 import type { CaseRef } from './checks/cases.js';
 import { checkCaseInput } from './checks/case-input.js';
+import { promptWithoutCase, renderOptions } from './checks/cases.js';
 import { SchemaCompiler } from './schema/validator.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
 import type { NotationDefinition } from './extract/notation.js';
@@ -296,10 +297,12 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     if (dataFindings) return dataFindings;
     if (unchanged) return (dataFindings = dedupe(unchanged.prompts.flatMap((p) => unchanged.items.get(p)!)));
     const module = moduleOf();
-    if (shard) return (dataFindings = dedupe(shardSlice([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry)), shard).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notations }))));
+    // A prompt no case renders is said with the curated items, as `check` says it (by the first shard only).
+    const noCase = (prompt: string): Diagnostic[] => [promptWithoutCase({ module }, prompt)].filter((d) => d !== undefined);
+    if (shard) return (dataFindings = dedupe([...shardSlice([...module.prompts.keys()].flatMap((p) => renderDataItems(module, p, registry, renderOptions(config))), shard).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notations })), ...(once ? [...module.prompts.keys()].flatMap(noCase) : [])]));
     const all: Diagnostic[] = [];
     for (const prompt of module.prompts.keys()) {
-      const found = renderDataItems(module, prompt, registry).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notations }));
+      const found = [...noCase(prompt), ...renderDataItems(module, prompt, registry, renderOptions(config)).flatMap((item) => checkRenderedExamples(item, { strict, compiler, ...notations }))];
       cache?.storeItems(prompt, found);
       all.push(...found);
     }
@@ -376,7 +379,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         if (inputProblems.some((d) => d.severity === 'error')) {
           settle(`The inputs of \`${prompt}\` case \`${caseName}\` do not fit the prompt's input.schema. Edit the case named below:`, inputProblems, reported);
         }
-        const rendered = await placed(cwd, () => renderCase(module, prompt, caseName, registry));
+        const rendered = await placed(cwd, () => renderCase(module, prompt, caseName, registry, renderOptions(config)));
         const state = snapshotState();
         // Before the snapshot is read: one replaced during the check is then stored as unseen.
         const stampBefore = cache?.snapshotStamp(ref);

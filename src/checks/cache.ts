@@ -319,7 +319,8 @@ export class CheckCache {
     const prompt = this.#project.module.prompts.get(name)!;
     // The whole file, frontmatter included: a line moved there moves where findings point.
     // The text as the module parsed it: a read of the file now could see an edit made since.
-    const parts = [name, prompt.source.file, sha(prompt.sourceText ?? JSON.stringify([prompt.meta, prompt.source])), this.#partialsKey()];
+    // How many cases it has: a prompt with none is reported (`render/no-case`) with its items, and one that gains a case no longer is.
+    const parts = [name, prompt.source.file, sha(prompt.sourceText ?? JSON.stringify([prompt.meta, prompt.source])), this.#partialsKey(), String(prompt.cases.size)];
     for (const doc of [prompt.examples?.doc, prompt.turns?.doc, prompt.retrieval?.doc]) parts.push(doc ? this.#hashOf(`yaml:${doc.file}`, doc.text) : '-');
     this.#promptKeys.set(name, (key = sha(...parts)));
     return key;

@@ -28,7 +28,8 @@ if (port !== null) {
         const { loadProject } = await import('../project.js');
         ({ config, registry } = await loadProject({ config: data.config, cwd: data.cwd, lazyModule: true }));
       }
-      lazy = openPromptModule(config.prompts, data.cwd, new Map(data.casesFiles));
+      // Links in the prompts folder may lead anywhere in the project, as the main thread read them.
+      lazy = openPromptModule(config.prompts, data.cwd, new Map(data.casesFiles), config.root);
       project = { config, registry, module: lazy.module };
     } catch (error) {
       setup = errorMessage(error);

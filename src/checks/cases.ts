@@ -7,6 +7,7 @@
  * runs slow takes fewer; each reads only the prompts of the groups it takes. Results and the
  * first error are put back in group order: any number of threads reports what one reports.
  */
+import { inert } from '../report/inert.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { Project } from '../project.js';
 import { renderCase, renderDataItems } from '../render/render.js';
@@ -32,7 +33,7 @@ export interface CaseRef {
 export type CaseContext = Pick<Project, 'config' | 'module' | 'registry'>;
 
 /** The config's bound on one render, when it sets one. */
-const renderOptions = (config: CaseContext['config']): { maxRenderedBytes?: number } => (config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes });
+export const renderOptions = (config: { maxRenderedBytes?: number | undefined }): { maxRenderedBytes?: number } => (config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes });
 
 /** Every finding of one case, before the policy: the inputs, the examples written in its templates, its snapshot. */
 export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: SchemaCompiler): Diagnostic[] {
@@ -87,7 +88,7 @@ export function caseGroups(cases: readonly CaseRef[], itemPrompts: readonly stri
  * would say there are no problems. Reported rather than rendered with its `input.default`: such
  * a case would need a snapshot file no one asked for, and would check inputs no one chose.
  */
-function promptWithoutCase(project: CaseContext, name: string): Diagnostic | undefined {
+export function promptWithoutCase(project: Pick<CaseContext, 'module'>, name: string): Diagnostic | undefined {
   const prompt = project.module.prompts.get(name);
   if (prompt === undefined || prompt.cases.size > 0) return undefined;
   return report(caseRules['no-case'], {
@@ -134,7 +135,7 @@ export interface CaseWorkerData {
   cwd: string;
   /** The config file, loaded again when `inline` is absent (custom notations are functions, which cannot be sent). */
   config: string;
-  inline?: { config: { prompts: string; snapshots: string; strictExamples?: boolean; maxRenderedBytes?: number }; tools: ToolSpec[] };
+  inline?: { config: { root: string; prompts: string; snapshots: string; strictExamples?: boolean; maxRenderedBytes?: number }; tools: ToolSpec[] };
   groups: CaseGroup[];
   /** The cases files of each prompt in `groups`, as the main thread read them (see casesFilesOf): pairs, as a prompt may be named `__proto__`. */
   casesFiles: Array<[string, string[]]>;
@@ -234,7 +235,7 @@ function inlineProject(project: CaseContext): CaseWorkerData['inline'] {
   const { config } = project;
   if (notationsOf(config).notations !== undefined) return undefined;
   const tools = [...project.registry.values()].map(({ handler: _handler, ...tool }) => tool);
-  const inline = { config: { prompts: config.prompts, snapshots: config.snapshots, ...(config.strictExamples === undefined ? {} : { strictExamples: config.strictExamples }), ...(config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes }) }, tools };
+  const inline = { config: { root: config.root, prompts: config.prompts, snapshots: config.snapshots, ...(config.strictExamples === undefined ? {} : { strictExamples: config.strictExamples }), ...(config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes }) }, tools };
   try {
     structuredClone(inline);
   } catch {
@@ -306,7 +307,7 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
         continue;
       }
       if ('setup' in answer) {
-        process.stderr.write(`prompt-contract: a case worker could not start (${answer.setup}); the other threads checked its share\n`);
+        process.stderr.write(`prompt-contract: a case worker could not start (${inert(answer.setup)}); the other threads checked its share\n`);
         taken.push(0);
         continue;
       }

@@ -7,7 +7,7 @@ import { jsonError, readToolsFile, type Project } from '../project.js';
 import { renderDataItems, listCases } from '../render/render.js';
 import { runsOnce, type Shard, shardSlice } from '../util/shard.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
-import { type CaseRef, caseGroups, checkGroups } from './cases.js';
+import { type CaseRef, caseGroups, checkGroups, promptWithoutCase, renderOptions } from './cases.js';
 import type { CheckCache } from './cache.js';
 import { notationsOf, SNAPSHOT_FIX, snapshotFindings } from './findings.js';
 
@@ -290,8 +290,10 @@ async function promptFindings(project: Project, options: CheckOptions & { compil
   if (shard === undefined) {
     for (const found of items.values()) findings.push(...found!);
   } else {
-    const rendered = prompts.flatMap((prompt) => renderDataItems(module, prompt, registry));
+    const rendered = prompts.flatMap((prompt) => renderDataItems(module, prompt, registry, renderOptions(config)));
     for (const item of shardSlice(rendered, shard)) findings.push(...checkRenderedExamples(item, { strict, compiler, ...notationsOf(config) }));
+    // A prompt no case renders is said once, by the first shard, as an unsharded run says it with its items.
+    if (runsOnce(shard)) for (const prompt of prompts) findings.push(...[promptWithoutCase(project, prompt)].filter((d) => d !== undefined));
   }
   cache?.save(cases, shard === undefined);
   stats(mine.length);

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { checkExamples } from '../../src/checks/examples.js';
 import { extractToolCalls } from '../../src/extract/index.js';
 import { fixtures } from './helpers.js';
+import { onCi } from '../../src/util/ci.js';
 
 // Expected files are rewritten only on request, and never on CI.
-const update = process.env.UPDATE_GOLDEN === '1' && !process.env.CI;
+const update = process.env.UPDATE_GOLDEN === '1' && !onCi();
 
 describe('golden fixtures', () => {
   for (const fixture of fixtures()) {

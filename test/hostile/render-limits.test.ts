@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { renderDotprompt } from '../../src/render/dotprompt.js';
 import { PromptEnvironment } from '../../src/render/handlebars.js';
 import { InputError } from '../../src/util/errors.js';
+import { cliInProcess } from '../cli/helpers.js';
 import { scratchProject, type Scratch } from './render-project.js';
 
 // Issue 25: a 1.5 KB cases file with `{{#each}}` nested three deep over a 400-item list made
@@ -53,6 +54,10 @@ describe('a render past its size limit', () => {
     const result = await project.check();
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('prompts/loop.prompt:2:1: Unexpected rendered text over 200 bytes');
+    // `render` prints what `check` checks, under the same limit.
+    const rendered = await cliInProcess(['render', 'loop', '--case', 'many'], { cwd: project.dir });
+    expect(rendered.code).toBe(2);
+    expect(rendered.stderr).toContain('prompts/loop.prompt:2:1: Unexpected rendered text over 200 bytes');
     configure(project, { maxRenderedBytes: 'big' });
     expect((await project.check()).stderr).toContain('Expected `maxRenderedBytes` to be a whole number of bytes, at least 1, got "big"');
   });

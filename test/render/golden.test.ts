@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { readToolsFile } from '../../src/project.js';
 import { loadPromptModule } from '../../src/render/module.js';
 import { listCases, renderCase } from '../../src/render/render.js';
+import { onCi } from '../../src/util/ci.js';
 
 // Golden folders: fixtures/<name>/{prompts/, tools.json} -> expected/<prompt>.<case>.txt.
 // Regenerated only with UPDATE_GOLDEN=1, and never under CI.
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const update = process.env.UPDATE_GOLDEN === '1' && !process.env.CI;
+const update = process.env.UPDATE_GOLDEN === '1' && !onCi();
 
 describe.each(readdirSync(fixtures))('golden folder %s', (name) => {
   const root = join(fixtures, name);
