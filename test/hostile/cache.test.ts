@@ -2,7 +2,7 @@
 // the cache see something a hostile or unlucky user could make it see, and compares the
 // cached run with one that reads no cache.
 import { expect, test } from '@jest/globals';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createJiti } from 'jiti';
 import { loadProject } from '../../src/project.js';
@@ -129,4 +129,19 @@ test('a run without cache reads and writes no cache at all, the handler types\' 
   } finally {
     demo.remove();
   }
+});
+
+test('a cases folder reached through a link is stamped through it: an edit there is seen by the cached run', async () => {
+  const demo = await warmDemo();
+  // The cases live in a folder the team shares inside the project; `prompts/cases` links to it.
+  renameSync(join(demo.dir, 'prompts/cases'), join(demo.dir, 'shared-cases'));
+  symlinkSync(join(demo.dir, 'shared-cases'), join(demo.dir, 'prompts/cases'));
+  age(demo.dir);
+  await check(demo.dir, true);
+  expect((await check(demo.dir, true)).reused).toBe(CASES);
+  demo.edit('shared-cases/status_chat.yaml', 'question: Is order A-2210 on its way?', 'questions: Is order A-2210 on its way?');
+  const cached = await check(demo.dir, true);
+  const cold = await check(demo.dir, false);
+  expect(cold.findings.map((d) => d.ruleId)).toContainEqual(expect.stringContaining('render/'));
+  expect(cached.findings).toEqual(cold.findings);
 });
