@@ -26,7 +26,8 @@
  * was stored with, is read as empty and replaced: a cache only ever saves time.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { walkFolder } from '../util/walk.js';
 import { z } from 'zod';
 import { readRegularFileSync, replaceFile, stampAtRead, stampNow } from '../util/files.js';
 import { exactKey } from '../util/values.js';
@@ -90,38 +91,16 @@ function moduleSeal(run: string, files: Record<string, string>, order: readonly 
 }
 
 /**
- * Every file below `dir` that the prompt module reads or could read (dot files and node_modules
- * are skipped, as it skips them), with its stamp. A symbolic link is followed, as the module
- * follows it, so a file reached through a linked folder is stamped like any other; a folder
- * already entered (a link loop) is stamped once.
+ * Every file below `dir` that the prompt module reads or could read, with its stamp: the same
+ * walk the module is read with (dot files and node_modules skipped, links inside the project
+ * followed), so a file reached through a linked folder is stamped like any other. A walk the
+ * module would refuse (a link out of the project) stamps nothing to trust: the module is read.
  */
-function stampsBelow(dir: string, into: Record<string, string>, seen = new Set<string>()): void {
-  let entries;
+function stampsBelow(dir: string, root: string, into: Record<string, string>): void {
   try {
-    const real = realpathSync(dir);
-    if (seen.has(real)) {
-      into[dir] = `loop:${real}`;
-      return;
-    }
-    seen.add(real);
-    entries = readdirSync(dir, { withFileTypes: true });
+    for (const entry of walkFolder(dir, { within: [root], skip: (name) => name.startsWith('.') || name === 'node_modules' })) into[entry.path] = stamp(entry.path);
   } catch {
-    into[dir] = 'unreadable folder';
-    return;
-  }
-  for (const e of entries) {
-    if (e.name.startsWith('.') || e.name === 'node_modules') continue;
-    const path = join(dir, e.name);
-    if (e.isDirectory() || (e.isSymbolicLink() && isFolder(path))) stampsBelow(path, into, seen);
-    else into[path] = stamp(path);
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
+    into[dir] = `refused folder:${Date.now()}`;
   }
 }
 
@@ -220,7 +199,7 @@ export class CheckCache {
     // What this run does not settle anew (another shard's cases, a fast run's prompt entries) stays as it was.
     this.#next = { ...(this.#old ?? {}), format: FORMAT, run, at: Date.now(), cases: { ...(this.#old?.cases ?? {}) }, items: { ...(this.#old?.items ?? {}) } };
     if (exists && !this.#old) this.#changed = true;
-    stampsBelow(resolve(project.cwd ?? process.cwd(), project.config.prompts), this.#below);
+    stampsBelow(resolve(project.cwd ?? process.cwd(), project.config.prompts), project.config.root, this.#below);
   }
 
   /**
