@@ -9,7 +9,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function typesOf(schema: unknown, depth = 0): Set<string> {
+/** The JSON types a schema allows, from `type`, its branches and its `enum`/`const` values; empty when it says nothing. */
+export function typesOf(schema: unknown, depth = 0): Set<string> {
   const out = new Set<string>();
   if (!isObject(schema) || depth > 8) return out;
   if (typeof schema.type === 'string') out.add(schema.type);

@@ -253,6 +253,27 @@ function endAtMarkers(structure: Structure, text: string, markerEnds: ReadonlyMa
  * skip the parse: they have neither.
  */
 export function blockStructure(text: string, mode: ParseMode): Structure {
+  const structure = structureOf(text, mode);
+  if (structure.quotes.length > 0 && text.includes('>>>>>>>')) structure.quotes = structure.quotes.filter((q) => !onMergeMarker(text, q.start));
+  return structure;
+}
+
+/**
+ * Whether a quote opens on a merge marker line (`>>>>>>> REPLACE`, `>>>>>>> main`): CommonMark
+ * reads it as seven nested quotes, but no prompt nests quotes seven deep, while edit formats
+ * (Aider's SEARCH/REPLACE, Roo's `apply_diff`) and conflict examples write this line in their
+ * bodies, which are verbatim: its `>` are text, not markers to blank.
+ */
+function onMergeMarker(text: string, start: number): boolean {
+  const ls = text.lastIndexOf('\n', start - 1) + 1;
+  let i = ls;
+  while (i < ls + 3 && text[i] === ' ') i++;
+  let run = i;
+  while (text[run] === '>') run++;
+  return run - i >= 7 && start >= ls && start < run && (run === text.length || /[ \t\r\n]/.test(text[run]!));
+}
+
+function structureOf(text: string, mode: ParseMode): Structure {
   // A byte order mark opens no block, and micromark drops it, which would move every offset of
   // the full parse by one: read it as the space it stands for, so offsets hold in both modes.
   if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;

@@ -30,6 +30,8 @@ const inline = /^([A-Za-z_][\w.-]*)(?:[ \t]*:[ \t]*(?=\S)|\[(?=[^\]\n]*\][ \t\r]
 const ACTION = 'Action:';
 const INPUT = 'Action Input:';
 const identifier = /^[A-Za-z_][\w.-]*$/;
+/** A ReAct step label that may follow an input on its line. */
+const nextStep = /^(?:Thought|Observation|Final Answer|Action):/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -139,7 +141,8 @@ export const reactNotation = defineNotation<ReactMatch>({
       while (text[rest] === ' ' || text[rest] === '\t' || text[rest] === '\r') rest++;
       // `Action: Search[{...}]`: the value ends at the bracket.
       if (match.inputEnd !== undefined && rest === match.inputEnd) return [{ name, arguments: value }];
-      if (rest < text.length && text[rest] !== '\n') return { error: `Unexpected ${describeChar(text, rest)} after the Action Input of \`${name}\`, expected the end of the line`, offset: rest, tool: name };
+      // Streamed logs print the next step right after the input: `Action Input: {...}Thought: ...`.
+      if (rest < text.length && text[rest] !== '\n' && !nextStep.test(text.slice(rest, rest + 13))) return { error: `Unexpected ${describeChar(text, rest)} after the Action Input of \`${name}\`, expected the end of the line`, offset: rest, tool: name };
       return [{ name, arguments: value }];
     }
     // A plain value: only for a tool whose one required parameter is a string.

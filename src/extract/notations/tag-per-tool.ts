@@ -5,6 +5,7 @@
  * parameters, typed by the tool's schema; nested elements become objects, repeated ones arrays.
  */
 import { defineNotation, type ParseResult } from '../notation.js';
+import { typesOf } from '../coerce.js';
 import { placeholderInCall } from '../placeholder.js';
 import { childElements, elementValue, propertySchema } from './xml.js';
 
@@ -90,7 +91,11 @@ export const tagPerToolNotation = defineNotation<TagMatch>({
     const args: Record<string, unknown> = {};
     const repeated = new Set<string>();
     for (const c of children) {
-      const v = elementValue(c.raw, propertySchema(tool?.inputSchema, c.name));
+      const schema = propertySchema(tool?.inputSchema, c.name);
+      const types = typesOf(schema);
+      // A string parameter holds its text as written, elements and all (Roo's `<follow_up><suggest>…</suggest></follow_up>`):
+      // nested elements become an object only where the schema takes one.
+      const v = types.has('string') && !types.has('object') && !types.has('array') ? c.raw.trim() : elementValue(c.raw, schema);
       if (!Object.hasOwn(args, c.name)) Object.defineProperty(args, c.name, { value: v, enumerable: true, writable: true, configurable: true });
       else if (repeated.has(c.name)) (args[c.name] as unknown[]).push(v);
       else {

@@ -1,0 +1,71 @@
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { checkExamples } from '../../src/checks/examples.js';
+import { extractToolCalls } from '../../src/extract/index.js';
+import { preloadMarkdown } from '../../src/extract/markdown.js';
+import { normalizeTools } from '../../src/tools/normalize.js';
+
+beforeAll(() => preloadMarkdown());
+
+const tools = normalizeTools(
+  [
+    { name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' }, days: { type: 'integer' }, units: { type: 'object', properties: { temp: { type: 'string' } } } }, required: ['location'] } },
+    { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+    { name: 'apply_diff', parameters: { type: 'object', properties: { path: { type: 'string' }, diff: { type: 'string' } }, required: ['path', 'diff'] } },
+    { name: 'ask_followup_question', parameters: { type: 'object', properties: { question: { type: 'string' }, follow_up: { type: 'string' } }, required: ['question'] } },
+    { name: 'new_task', parameters: { type: 'object', properties: { mode: { type: 'string' }, todos: { type: 'object', properties: { item: { type: 'array', items: { type: 'string' } } } } } } },
+  ],
+  'tools.json',
+);
+
+/** Name, arguments and line of each call read, and the rule and line of each finding. */
+function read(text: string) {
+  const { examples, diagnostics } = extractToolCalls(text, { tools });
+  return {
+    calls: examples.map((e) => [e.name, e.arguments, e.line]),
+    findings: diagnostics.map((d) => [d.ruleId, d.line]),
+  };
+}
+
+/** The `example/invalid-arguments` findings of a text's calls: [tool, line]. */
+function drift(text: string) {
+  const { examples } = extractToolCalls(text, { tools });
+  return checkExamples(examples, tools)
+    .filter((d) => d.ruleId === 'example/invalid-arguments')
+    .map((d) => [d.tool, d.line]);
+}
+
+describe('ReAct input followed on its line by the next step', () => {
+  test('`Action Input: {...}Observation:` (a streamed log) is a call', () => {
+    const text = 'Thought: look it up\nAction: search\nAction Input: {"query": "Paris"}Observation: sunny\nThought: done';
+    expect(read(text)).toEqual({ calls: [['search', { query: 'Paris' }, 2]], findings: [] });
+    expect(read('Action: search\nAction Input: {"query": "x"} Thought: next').calls).toEqual([['search', { query: 'x' }, 1]]);
+  });
+
+  test('anything else after the input is still an error', () => {
+    expect(read('Action: search\nAction Input: {"query": "x"} and more').findings).toEqual([['example/unparseable', 1]]);
+  });
+
+  test('a drift is caught at the Action line', () => {
+    expect(drift('\n\nAction: search\nAction Input: {"q": "x"}Observation: none')).toEqual([['search', 3]]);
+  });
+});
+
+describe('tag-per-tool bodies are verbatim', () => {
+  test('`>>>>>>> REPLACE` keeps its `>` after a blank line (where Markdown would see a quote)', () => {
+    const text = 'Example:\n\n<apply_diff>\n<path>a.ts</path>\n<diff>\n<<<<<<< SEARCH\nold\n\n=======\nnew\n\n>>>>>>> REPLACE\n</diff>\n</apply_diff>\n';
+    expect(read(text)).toEqual({ calls: [['apply_diff', { path: 'a.ts', diff: '<<<<<<< SEARCH\nold\n\n=======\nnew\n\n>>>>>>> REPLACE' }, 3]], findings: [] });
+  });
+
+  test('a real quote still loses its markers', () => {
+    const text = '> <search>\n> <query>x</query>\n> </search>\n';
+    expect(read(text).calls).toEqual([['search', { query: 'x' }, 1]]);
+  });
+
+  test('a string parameter keeps nested elements as text; an object parameter reads them', () => {
+    const text = '<ask_followup_question>\n<question>Which?</question>\n<follow_up>\n<suggest>A</suggest>\n<suggest>B</suggest>\n</follow_up>\n</ask_followup_question>\n\n<new_task>\n<mode>code</mode>\n<todos><item>a</item><item>b</item></todos>\n</new_task>';
+    expect(read(text).calls).toEqual([
+      ['ask_followup_question', { question: 'Which?', follow_up: '<suggest>A</suggest>\n<suggest>B</suggest>' }, 1],
+      ['new_task', { mode: 'code', todos: { item: ['a', 'b'] } }, 9],
+    ]);
+  });
+});
