@@ -74,7 +74,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const project = await loadProject({ ...(opts.config === undefined ? {} : { config: opts.config }), lazyModule: true });
       const workers = opts.workers === undefined ? undefined : parseCount(opts.workers, '--workers');
       const diagnostics = await runCheck(project, { ...(opts.against === undefined ? {} : { against: opts.against }), ...(shard ? { shard } : {}), ...(workers === undefined ? {} : { workers }), cache: opts.cache });
-      setExit(await print(diagnostics, opts.format, opts.failOn));
+      // What was read is one line for a person, not a finding a case.
+      const { splitCoverage } = await import('./checks/findings.js');
+      const { found, summary } = splitCoverage(diagnostics);
+      if (summary !== undefined && opts.format === 'pretty') process.stdout.write(`${summary}\n`);
+      setExit(await print(found, opts.format, opts.failOn));
     });
 
   program

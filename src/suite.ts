@@ -14,6 +14,8 @@ import type { PromptModule } from './render/module.js';
 import type { CaseRef } from './checks/cases.js';
 import { checkCaseInput } from './checks/case-input.js';
 import { promptWithoutCase, renderOptions } from './checks/cases.js';
+import { splitCoverage } from './checks/findings.js';
+import { exampleRules } from './extract/rules.js';
 import { SchemaCompiler } from './schema/validator.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
 import type { NotationDefinition } from './extract/notation.js';
@@ -326,6 +328,9 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
     );
   };
 
+  /** What each case's extraction read (`example/coverage`), summed into one line at the end. */
+  const coverageSeen: Diagnostic[] = [];
+
   /** Cases whose findings the cache holds as of this run: reused, or checked and stored. */
   const settledCases = new Set<string>();
   let reusedCases = 0;
@@ -339,6 +344,11 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         if (process.env.PROMPT_CONTRACT_CACHE_STATS) process.stderr.write(`prompt-contract cache: ${reusedCases} of ${shardSlice(cases, shard).length} cases reused\n`);
       });
     }
+    // What was read and what was not, in one line, as `check` prints it.
+    g.afterAll(() => {
+      const { summary } = splitCoverage([...coverageSeen, ...reported.filter((d) => d.ruleId === exampleRules['unread-call'].id)]);
+      if (summary !== undefined) process.stderr.write(`prompt-contract: ${summary}\n`);
+    });
     if (options.report !== undefined) {
       const file = options.report;
       g.afterAll(() => {
@@ -363,8 +373,11 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       test(`${prompt} / ${caseName}: snapshot and tool-call examples`, async () => {
         const ref = { prompt, case: caseName };
         // Without the fast path (a prompt file changed), each case is looked up by its own key.
-        const known = unchanged ? (await import('./checks/cache.js')).CheckCache.caseOf(unchanged, ref) : cache && (await placed(cwd, () => cache.case(ref)));
-        if (known && known.length === 0) {
+        const cached = unchanged ? (await import('./checks/cache.js')).CheckCache.caseOf(unchanged, ref) : cache && (await placed(cwd, () => cache.case(ref)));
+        // What the case's extraction read is summed at the end, not reported as a finding.
+        const known = cached?.filter((d) => d.ruleId !== exampleRules.coverage.id);
+        if (cached && known && known.length === 0) {
+          coverageSeen.push(...cached);
           // Clean when last checked, and nothing it reads has changed: its snapshot matches.
           count(snapshotState(), { status: 'matched', file } as SnapshotResult);
           settledCases.add(file);
@@ -401,6 +414,10 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         cache?.storeCase(ref, rawInput.some((d) => d.severity === 'error') ? rawInput : [...rawInput, ...examples, ...run.snapshotFindings(written ? { ...result, status: 'matched' } : result, ref)], written ? cache.snapshotStamp(ref) : stampBefore!);
         settledCases.add(file);
         for (const d of examples) {
+          if (d.ruleId === exampleRules.coverage.id) {
+            coverageSeen.push(d);
+            continue;
+          }
           const key = findingKey(d);
           if (fromData.has(key)) shownIn.set(key, [...(shownIn.get(key) ?? []), `${prompt}/${caseName}`]);
           else own.push(d);

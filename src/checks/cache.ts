@@ -39,7 +39,7 @@ import type { Project } from '../project.js';
 import { snapshotFile } from '../snapshot/state.js';
 import type { CaseRef } from './cases.js';
 
-const FORMAT = 5;
+const FORMAT = 6;
 /** The environment variable that names another cache folder (CI caches keep it between jobs). */
 export const CACHE_DIR_ENV = 'PROMPT_CONTRACT_CACHE_DIR';
 

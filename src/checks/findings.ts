@@ -35,6 +35,34 @@ export function snapshotFindings(result: SnapshotResult, what?: { prompt: string
   }
 }
 
+/** What the extractor read, summed over the cases (`example/coverage` infos), and the findings without them. */
+export function splitCoverage(diagnostics: readonly Diagnostic[]): { found: Diagnostic[]; summary: string | undefined } {
+  const found: Diagnostic[] = [];
+  let cases = 0;
+  let calls = 0;
+  const notations = new Set<string>();
+  let unread = 0;
+  for (const d of diagnostics) {
+    if (d.ruleId === COVERAGE_RULE) {
+      const read = d.actual as { calls?: unknown; notations?: unknown } | undefined;
+      cases++;
+      if (typeof read?.calls === 'number') calls += read.calls;
+      if (Array.isArray(read?.notations)) for (const n of read.notations) if (typeof n === 'string') notations.add(n);
+      continue;
+    }
+    if (d.ruleId === UNREAD_RULE) unread++;
+    found.push(d);
+  }
+  if (cases === 0) return { found, summary: undefined };
+  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  const how = notations.size === 0 ? '' : ` in ${plural(notations.size, 'notation', 'notations')} (${[...notations].sort().join(', ')})`;
+  const missed = unread === 0 ? 'every call-like mention of a known tool was read' : `${plural(unread, 'call-like mention', 'call-like mentions')} of known tools not read (example/unread-call)`;
+  return { found, summary: `Read ${plural(calls, 'tool call', 'tool calls')} in ${plural(cases, 'case', 'cases')}${how}; ${missed}.` };
+}
+
+const COVERAGE_RULE = 'example/coverage';
+const UNREAD_RULE = 'example/unread-call';
+
 /** The config's custom notations, as options for the example checks. */
 export function notationsOf(config: { notations?: readonly NotationDefinition<any>[] }): { notations?: readonly NotationDefinition<any>[] } {
   return config.notations && config.notations.length > 0 ? { notations: config.notations } : {};

@@ -3,7 +3,8 @@ import type { RenderedCase, RenderedItem } from '../render/render.js';
 import { locateInstance } from '../render/source-map.js';
 import type { SchemaCompiler } from '../schema/validator.js';
 import type { NotationDefinition } from '../extract/notation.js';
-import { extractToolCalls, type ToolCallExample } from '../extract/index.js';
+import { exampleRules, extractToolCalls, type ToolCallExample } from '../extract/index.js';
+import { report } from '../report/rule.js';
 import { isToolRequest, type Part } from '../render/messages.js';
 import { checkConversation } from './conversation.js';
 import { locate } from '../util/yaml.js';
@@ -45,8 +46,32 @@ export function checkRenderedExamples(rendered: RenderedCase | RenderedItem, opt
     ? { file: snapshotFile(options.snapshots, rendered.prompt, rendered.case), message: `as rendered for \`${rendered.prompt}\` case \`${rendered.case}\`` }
     : undefined;
   const mapped = mapToSource(found, rendered, renderedAt, new Map(examples.map((e) => [e.range.start, e.range.end])));
-  if ('case' in rendered && rendered.messages && rendered.conversation) mapped.push(...checkStructuredTurns(rendered, options));
+  if (!('case' in rendered)) return mapped;
+  const turns = rendered.messages && rendered.conversation ? structuredCalls(rendered) : [];
+  if (turns.length > 0) mapped.push(...checkStructuredTurns(rendered, options));
+  mapped.push(coverageOf(rendered, [...examples, ...turns]));
   return mapped;
+}
+
+/**
+ * What was read in a case, as an info (`example/coverage`): `check` and the suites add these
+ * up into one line, so a reader sees what was checked as well as what was not.
+ */
+function coverageOf(rendered: RenderedCase, examples: readonly ToolCallExample[]): Diagnostic {
+  const notations = [...new Set(examples.map((e) => e.notation))].sort();
+  const calls = `${examples.length} ${examples.length === 1 ? 'call' : 'calls'}`;
+  return report(exampleRules.coverage, {
+    message: `Read ${calls} in \`${rendered.prompt}\` case \`${rendered.case}\`${notations.length === 0 ? '' : ` (${notations.join(', ')})`}`,
+    actual: { calls: examples.length, notations },
+  });
+}
+
+/** The tool calls in assistant turns, as examples. */
+function structuredCalls(rendered: RenderedCase): ToolCallExample[] {
+  const { messages, conversation } = rendered;
+  if (!messages || !conversation) return [];
+  const parts = messages.flatMap((m) => m.content.filter(isToolRequest));
+  return parts.map((p, k) => ({ name: p.toolRequest.name, arguments: p.toolRequest.input, notation: `${conversation.shape}-turn`, range: { start: k, end: k + 1 }, line: 1, column: 1 }));
 }
 
 /**
@@ -57,7 +82,7 @@ function checkStructuredTurns(rendered: RenderedCase, options: { strict?: boolea
   const { messages, conversation } = rendered;
   if (!messages || !conversation) return [];
   const parts = messages.flatMap((m) => m.content.filter(isToolRequest));
-  const examples: ToolCallExample[] = parts.map((p, k) => ({ name: p.toolRequest.name, arguments: p.toolRequest.input, notation: `${conversation.shape}-turn`, range: { start: k, end: k + 1 }, line: 1, column: 1 }));
+  const examples = structuredCalls(rendered);
   const found = checkExamples(examples, rendered.tools, { ...(options.strict === undefined ? {} : { strict: options.strict }), ...(options.compiler ? { compiler: options.compiler } : {}) });
   const originOf = (part: Part) => {
     const origin = conversation.origins.get(part);

@@ -31,6 +31,11 @@ export const exampleRules = defineRules('example', {
     description: "A known tool's name stands where a call puts it (`lookup_order(`, `<lookup_order>`, `\"name\": \"lookup_order\"` beside arguments, `Action: lookup_order`), but no notation read a call there: whatever it shows is not checked.",
     fix: 'Write the call in a notation the extractor reads, add a custom one (config `notations`), or accept it with a policy `ignore` entry and a reason',
   },
+  coverage: {
+    severity: 'info',
+    description: 'What the extractor read in one rendered case: how many calls, in which notations. `check` and the suites sum these into one line (read N calls in K notations) instead of listing them.',
+    fix: 'None needed: it says what was checked, beside `example/unread-call` for what was not',
+  },
   'not-json': {
     severity: 'warning',
     description: "A call in a block that promises JSON (a `<tool_call>` tag, a `json` fence) is written as a Python literal (single quotes, a trailing comma, `None`, `True`); it is read and checked, but the model learns to write what is not JSON.",

@@ -2,6 +2,8 @@ import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConversation } from '../../src/checks/conversation.js';
+import { checkRenderedExamples } from '../../src/checks/rendered.js';
+import type { RenderedCase } from '../../src/render/render.js';
 import { checkExamples, exampleRules, suggestTool } from '../../src/checks/examples.js';
 import { defineNotation, extractToolCalls } from '../../src/extract/index.js';
 import type { ToolSpec } from '../../src/tools/types.js';
@@ -41,6 +43,7 @@ const drift: Record<keyof typeof exampleRules, () => ReturnType<typeof run>> = {
   unparseable: () => run('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n</tool_call>\n'),
   'notation-failed': () => extractToolCalls('CALL get_weather\n', { notations: [defineNotation({ name: 'house-call', find: (text: string) => [{ start: 0, end: text.length }], parse: () => 'get_weather' as never })] }).diagnostics,
   'unread-call': () => run('To see the forecast, write <get_weather city="Oslo" />.\n'),
+  coverage: () => checkRenderedExamples({ prompt: 'p', case: 'c', text: call({ city: 'Oslo' }), tools, sourceMap: { locate: () => undefined } } as unknown as RenderedCase),
   'not-json': () => run("<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Oslo'}}\n</tool_call>\n"),
   placeholder: () => run('<tool_call>\n{"name": "$FUNCTION_NAME", "arguments": {}}\n</tool_call>\n'),
   unchecked: () => run(call({ city: 'Oslo' }), { tools: [{ ...weather, inputSchema: { type: 'dict', properties: {} } }] }),
