@@ -472,6 +472,12 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
       if (failures.length > 0) throw new Error(failures.join('\n\n'));
     });
 
+    if (once) {
+      test('tool-level examples fit their schemas', async () => {
+        const { checkToolExamples } = await import('./checks/tool-examples.js');
+        settle('Examples written on the tool definitions that their schemas reject:', await policy(checkToolExamples(tools, { compiler, strict, ...notations })), reported);
+      });
+    }
     if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
       test('handler argument types agree with the tool schemas', async () => {
         const { checkHandlers } = await import('./checks/handler.js');

@@ -224,6 +224,10 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
     out.push(...snapshotFindings(reconcile(baselineFile, formatToolsBaseline(tools), 'none')));
   }
 
+  if (once) {
+    const { checkToolExamples } = await import('./tool-examples.js');
+    out.push(...checkToolExamples(tools, { compiler, strict, ...notationsOf(config) }));
+  }
   if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
     const { checkHandlers } = await import('./handler.js');
     const resolve = await handlerResolver(options.cache !== false);

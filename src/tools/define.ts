@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { zodToJsonSchema } from './normalize.js';
+import { inputExamplesOf, zodToJsonSchema } from './normalize.js';
 import type { ToolSpec } from './types.js';
 
 export interface DefineToolOptions<Input extends z.ZodType> {
@@ -8,6 +8,12 @@ export interface DefineToolOptions<Input extends z.ZodType> {
   description?: string;
   /** The handler's own argument type; the schema sent to the model is generated from its input side. */
   input: Input;
+  /**
+   * Example inputs sent with the tool, in the AI SDK's shape (`inputExamples`). Anthropic
+   * sends them as `input_examples` and refuses a request whose example the schema rejects;
+   * `check` validates each against the schema.
+   */
+  inputExamples?: ReadonlyArray<{ input: z.input<Input> }>;
 }
 
 /**
@@ -24,5 +30,8 @@ export function defineTool<Input extends z.ZodType>(options: DefineToolOptions<I
     generated: true,
   };
   if (options.description !== undefined) tool.description = options.description;
+  // Read as any definition's are, so that an entry without `input` is reported, not dropped; a value has no JSON pointer.
+  const examples = inputExamplesOf({ inputExamples: options.inputExamples }).map(({ pointer: _pointer, ...example }) => example);
+  if (examples.length > 0) tool.inputExamples = examples;
   return tool;
 }

@@ -3,8 +3,9 @@ import { defineRules, report } from '../report/rule.js';
 import { InputError } from '../util/errors.js';
 import { didYouMean } from '../util/suggest.js';
 import { isRecord, own } from '../util/values.js';
-import { locate, type YamlDocument } from '../util/yaml.js';
-import type { DescriptionPlaces, JsonSchemaObject, LineColumn, ToolSpec } from './types.js';
+import { locate, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
+import { findTextLines } from './text-places.js';
+import type { DescriptionPlaces, JsonSchemaObject, LineColumn, TextPlaces, ToolSpec } from './types.js';
 
 export const descriptionRules = defineRules('config', {
   'unknown-description-target': {
@@ -14,17 +15,35 @@ export const descriptionRules = defineRules('config', {
   },
 });
 
-/** Follows `address.postal_code` through nested `properties` (and array `items`). */
-function propertyAt(schema: JsonSchemaObject, dotted: string): JsonSchemaObject | undefined {
+/** Follows `address.postal_code` through nested `properties` (and array `items`): the node, and its JSON Pointer in the schema. */
+function propertyAt(schema: JsonSchemaObject, dotted: string): { node: JsonSchemaObject; pointer: string } | undefined {
   let node: unknown = schema;
+  let pointer = '';
   for (const part of dotted.split('.')) {
-    if (isRecord(own(node, 'items')) && !isRecord(own(node, 'properties'))) node = own(node, 'items');
+    if (isRecord(own(node, 'items')) && !isRecord(own(node, 'properties'))) {
+      node = own(node, 'items');
+      pointer += '/items';
+    }
     // Own properties only: `props['__proto__']` is Object.prototype, and writing its `description` changed every object.
     const child = own(own(node, 'properties'), part);
     if (!isRecord(child)) return undefined;
     node = child;
+    pointer += `/properties/${part.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   }
-  return node as JsonSchemaObject;
+  return { node: node as JsonSchemaObject, pointer };
+}
+
+/** The YAML node of the value at `path` (where its text starts), when the document has it. */
+function valueNode(doc: YamlDocument, path: readonly string[]): YamlNodePosition | undefined {
+  let node = doc.root;
+  for (const key of path) node = node?.children?.get(key);
+  return node;
+}
+
+/** Where each line of a description written in the YAML mapping is, for findings inside it. */
+function yamlText(doc: YamlDocument, path: readonly string[], text: string, at: LineColumn): TextPlaces {
+  const node = valueNode(doc, path);
+  return { file: doc.file, at, lines: node === undefined ? new Map() : findTextLines(doc.text, text, node.start, doc.lines) };
 }
 
 /**
@@ -58,14 +77,17 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
       }));
       continue;
     }
+    // Wording from the mapping replaces the definition's: so do the places of its lines.
+    const texts = new Map(tool.origin.texts ?? []);
     if (typeof entry === 'string') {
       places.description = places.entry;
-      out.set(name, { ...tool, description: entry, origin: { ...tool.origin, descriptions: places } });
+      texts.set('', yamlText(doc, [name], entry, places.entry));
+      out.set(name, { ...tool, description: entry, origin: { ...tool.origin, descriptions: places, texts } });
       continue;
     }
     if (!isRecord(entry)) throw new InputError('config/invalid', `Expected \`${name}\` to be a description string or a mapping with \`description\` and \`parameters\``, { file: doc.file, ...(at ?? {}) });
     const schema = structuredClone(tool.inputSchema);
-    const next: ToolSpec = { ...tool, inputSchema: schema, origin: { ...tool.origin, descriptions: places } };
+    const next: ToolSpec = { ...tool, inputSchema: schema, origin: { ...tool.origin, descriptions: places, texts } };
     const description = own(entry, 'description');
     if (description !== undefined && typeof description !== 'string') {
       throw new InputError('config/invalid', `Unexpected ${JSON.stringify(description)?.slice(0, 60)} as the description of \`${name}\`, expected a string`, { file: doc.file, ...(locate(doc, [name, 'description']) ?? at ?? {}) });
@@ -74,6 +96,7 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
       next.description = description.trimEnd();
       const key = locate(doc, [name, 'description']);
       if (key !== undefined) places.description = [key.line, key.column];
+      texts.set('', yamlText(doc, [name, 'description'], next.description, places.description ?? places.entry));
     }
     const parameters = own(entry, 'parameters');
     if (parameters !== undefined && parameters !== null && !isRecord(parameters)) {
@@ -91,8 +114,9 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
           continue;
         }
         if (typeof text !== 'string') throw new InputError('config/invalid', `Expected the description of \`${name}.${param}\` to be a string`, { file: doc.file, ...(pat ?? {}) });
-        target.description = text.trimEnd();
+        target.node.description = text.trimEnd();
         if (pat !== undefined) (places.parameters ??= new Map()).set(param, [pat.line, pat.column]);
+        texts.set(target.pointer, yamlText(doc, [name, 'parameters', param], text.trimEnd(), pat === undefined ? places.entry : [pat.line, pat.column]));
       }
     }
     out.set(name, next);

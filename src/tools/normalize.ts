@@ -3,7 +3,7 @@ import { tooDeepAt, tooDeepMessage } from '../schema/depth.js';
 import { escapeSegment } from '../schema/pointer.js';
 import { isRecord, setOwn, withObjectPrototypes } from '../util/values.js';
 import { suggestName } from '../util/suggest.js';
-import type { JsonSchemaObject, ToolShape, ToolSpec } from './types.js';
+import type { JsonSchemaObject, ToolInputExample, ToolShape, ToolSpec } from './types.js';
 
 /** A tool definition that could not be understood; the message names what was expected. */
 export class ToolShapeError extends Error {
@@ -190,8 +190,58 @@ export function normalizeTool(input: unknown, where = 'tool', nameHint?: string,
     assertDepth(input.inputSchema, where, input.name);
     // Where it was found before belongs to another document: only its shape carries over.
     const shape = input.origin.shape as ToolShape;
-    return { ...(input as unknown as ToolSpec), origin: { shape } };
+    const tool: ToolSpec = { ...(input as unknown as ToolSpec), origin: { shape } };
+    // Its examples' places belong to that other document too.
+    if (tool.inputExamples) tool.inputExamples = tool.inputExamples.map(({ key, index, input: value, problem }) => ({ key, index, ...(problem === undefined ? { input: value } : { problem }) }));
+    return tool;
   }
+  const tool = normalizeShape(input, where, nameHint, within);
+  const examples = inputExamplesOf(input);
+  if (examples.length > 0) tool.inputExamples = examples;
+  const described = isRecord(input.function) ? ['/function/description', input.function.description] : isRecord(input.toolSpec) ? ['/toolSpec/description', input.toolSpec.description] : ['/description', input.description];
+  if (typeof described[1] === 'string') tool.origin.descriptionPointer = described[0] as string;
+  return tool;
+}
+
+/**
+ * The example inputs a definition carries: Anthropic's `input_examples` (inputs) and the AI
+ * SDK's `inputExamples` (`{input}` each), at the top of the definition or beside an OpenAI
+ * Chat `function`'s parameters. An entry of the wrong shape is kept with what is wrong, for
+ * the check to report where it is written: the provider refuses the request, or drops it.
+ */
+export function inputExamplesOf(definition: Record<string, unknown>): ToolInputExample[] {
+  const out: ToolInputExample[] = [];
+  const holders: Array<[Record<string, unknown>, string]> = [[definition, '']];
+  if (isRecord(definition.function)) holders.push([definition.function, '/function']);
+  for (const [holder, base] of holders) {
+    for (const key of ['input_examples', 'inputExamples'] as const) {
+      const list = holder[key];
+      if (list === undefined || list === null) continue;
+      if (!Array.isArray(list)) {
+        out.push({ key, index: -1, pointer: `${base}/${key}`, problem: `Unexpected ${describe(list)} as \`${key}\`, expected an array of ${key === 'inputExamples' ? '`{ input: {...} }` objects' : 'input objects'}` });
+        continue;
+      }
+      list.forEach((entry: unknown, index) => {
+        if (key === 'input_examples') {
+          out.push({ key, index, input: entry, pointer: `${base}/${key}/${index}` });
+        } else if (isRecord(entry) && 'input' in entry) {
+          out.push({ key, index, input: entry.input, pointer: `${base}/${key}/${index}/input` });
+        } else {
+          out.push({ key, index, pointer: `${base}/${key}/${index}`, problem: `Unexpected ${describe(entry)} as \`inputExamples[${index}]\`, expected \`{ input: {...} }\` (the AI SDK reads the example's \`input\`)` });
+        }
+      });
+    }
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (isRecord(value)) return `an object with keys ${Object.keys(value).map((k) => `\`${k}\``).join(', ') || 'none'}`;
+  return JSON.stringify(value) ?? String(value);
+}
+
+function normalizeShape(input: Record<string, unknown>, where: string, nameHint: string | undefined, within: 'gemini' | undefined): ToolSpec {
   const strict = typeof input.strict === 'boolean' ? { strict: input.strict } : {};
   if (isRecord(input.function)) {
     const fn = input.function;
@@ -267,7 +317,9 @@ function normalizeAt(input: unknown, file: string | undefined, base: string, wit
     if (tool.origin.schemaPointer !== undefined) origin.schemaPointer = pointer + tool.origin.schemaPointer;
     if (tool.origin.namePointer !== undefined) origin.namePointer = pointer + tool.origin.namePointer;
     else if (keyIsName) origin.namePointer = pointer;
+    if (tool.origin.descriptionPointer !== undefined) origin.descriptionPointer = pointer + tool.origin.descriptionPointer;
     tool.origin = origin;
+    if (tool.inputExamples) tool.inputExamples = tool.inputExamples.map((e) => (e.pointer === undefined ? e : { ...e, pointer: pointer + e.pointer }));
     return tool;
   };
   if (Array.isArray(input)) {

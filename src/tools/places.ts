@@ -11,9 +11,10 @@ import { splitPointer } from '../schema/pointer.js';
 import { readRegularFileSync } from '../util/files.js';
 import { LineIndex } from '../util/lines.js';
 import { isRecord } from '../util/values.js';
-import { jsonPositions } from './json-positions.js';
+import { jsonPositions, type JsonNodePosition } from './json-positions.js';
 import { normalizeTools } from './normalize.js';
-import type { LineColumn, ToolSpec } from './types.js';
+import { findTextLines, jsonStringLines, parameterDescriptions } from './text-places.js';
+import type { LineColumn, TextPlaces, ToolSpec } from './types.js';
 
 /**
  * Gives each tool read from `text` (the JSON it was normalized from) the line of its name
@@ -35,6 +36,7 @@ export function placeJsonTools(tools: readonly ToolSpec[], text: string): void {
     if (pointer === undefined) continue;
     const place = (namePointer === undefined ? undefined : at(namePointer)) ?? at(pointer);
     if (place !== undefined) [tool.origin.line, tool.origin.column] = place;
+    placeJsonExtras(tool, text, positions, lines);
     if (schemaPointer !== undefined && positions.has(schemaPointer)) {
       tool.origin.schemaPlaces = new Map();
       bySchema.set(schemaPointer, tool);
@@ -63,6 +65,113 @@ export function placeJsonTools(tools: readonly ToolSpec[], text: string): void {
       if (end === 0) break;
     }
   }
+}
+
+/**
+ * Where a tool read from JSON writes its example inputs (each node of each, for a finding
+ * about one argument) and each line of its description and of its parameters' descriptions.
+ */
+function placeJsonExtras(tool: ToolSpec, text: string, positions: Map<string, JsonNodePosition>, lines: LineIndex): void {
+  const file = tool.origin.file;
+  const lc = (offset: number): LineColumn => {
+    const { line, column } = lines.at(offset);
+    return [line, column];
+  };
+  for (const example of tool.inputExamples ?? []) {
+    const node = example.pointer === undefined ? undefined : positions.get(example.pointer);
+    if (node === undefined) continue;
+    [example.line, example.column] = lc(node.start);
+    example.places = new Map();
+    const prefix = example.pointer!;
+    for (const [p, n] of positions) {
+      if (p.startsWith(prefix) && (p.length === prefix.length || p.charCodeAt(prefix.length) === 47)) example.places.set(p.slice(prefix.length), lc(n.keyStart ?? n.start));
+    }
+  }
+  if (file === undefined) return;
+  const texts = new Map<string, TextPlaces>();
+  const stringAt = (pointer: string | undefined): TextPlaces | undefined => {
+    const node = pointer === undefined ? undefined : positions.get(pointer);
+    if (node === undefined || text[node.start] !== '"') return undefined;
+    return { file, at: lc(node.keyStart ?? node.start), lines: jsonStringLines(text, node.start, lines) };
+  };
+  const own = stringAt(tool.origin.descriptionPointer);
+  if (own !== undefined) texts.set('', own);
+  const { schemaPointer } = tool.origin;
+  if (schemaPointer !== undefined) {
+    for (const { pointer } of parameterDescriptions(tool.inputSchema)) {
+      const found = stringAt(`${schemaPointer}${pointer}/description`);
+      if (found !== undefined) texts.set(pointer, found);
+    }
+  }
+  if (texts.size > 0) tool.origin.texts = texts;
+}
+
+/**
+ * Where a tool defined in a module writes its example inputs (the line of each, found in the
+ * `inputExamples` or `input_examples` list after its name) and the lines of its descriptions.
+ */
+function placeModuleExtras(tool: ToolSpec, text: string, nameAt: number, end: number, lines: LineIndex, file: string): void {
+  if (tool.inputExamples && tool.inputExamples.length > 0) {
+    const list = /\binput_?[eE]xamples\b['"]?\s*:\s*\[/g;
+    list.lastIndex = nameAt;
+    const hit = list.exec(text);
+    if (hit && hit.index < end) {
+      const starts = elementStarts(text, hit.index + hit[0].length);
+      for (const example of tool.inputExamples) {
+        let at = starts[example.index];
+        if (at === undefined) continue;
+        // An AI SDK entry (`{ input: {...} }`): the line of its `input`.
+        if (example.key === 'inputExamples') {
+          const inner = text.slice(at, starts[example.index + 1] ?? end).search(/\binput['"]?\s*:/);
+          if (inner >= 0) at += inner;
+        }
+        const { line, column } = lines.at(at);
+        example.line = line;
+        example.column = column;
+      }
+    }
+  }
+  const texts = new Map<string, TextPlaces>();
+  const fallback: LineColumn = [tool.origin.line ?? 1, tool.origin.column ?? 1];
+  if (tool.description !== undefined) texts.set('', { file, at: fallback, lines: findTextLines(text, tool.description, 0, lines) });
+  for (const { pointer, text: wording } of parameterDescriptions(tool.inputSchema)) {
+    if (MAY_HOLD.test(wording)) texts.set(pointer, { file, at: fallback, lines: findTextLines(text, wording, 0, lines) });
+  }
+  if (texts.size > 0) tool.origin.texts = texts;
+}
+
+/** Only wording that can hold a call is looked for line by line. */
+const MAY_HOLD = /[{[<(]/;
+
+/** Offsets of the elements of the array literal whose items start at `from` (after its `[`), skipping strings and nested brackets. */
+function elementStarts(text: string, from: number): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  let expecting = true;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"' || c === "'" || c === '`') {
+      if (depth === 0 && expecting) {
+        out.push(i);
+        expecting = false;
+      }
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+      continue;
+    }
+    if (/\s/.test(c)) continue;
+    if (depth === 0 && c === ']') break;
+    if (depth === 0 && c === ',') {
+      expecting = true;
+      continue;
+    }
+    if (depth === 0 && expecting) {
+      out.push(i);
+      expecting = false;
+    }
+    if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') depth--;
+  }
+  return out;
 }
 
 /** A schema path as the checks write it (`#/properties/x`, `/properties/x`, `""`) as a plain JSON Pointer. */
@@ -223,15 +332,27 @@ export function placeModuleTools(tools: readonly ToolSpec[], configFile: string,
         if (twin === undefined || !sameSchemaKeys(twin.inputSchema, tool.inputSchema)) continue;
         const { shape, index } = tool.origin;
         tool.origin = { ...twin.origin, shape, ...(index === undefined ? {} : { index }) };
+        // The module sends what it read: its examples are written where the twin's are.
+        if (tool.inputExamples && twin.inputExamples) {
+          tool.inputExamples = tool.inputExamples.map((e) => {
+            const { line, column, places, pointer } = twin.inputExamples!.find((t) => t.key === e.key && t.index === e.index) ?? {};
+            return { ...e, ...(pointer === undefined ? {} : { pointer }), ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }), ...(places === undefined ? {} : { places }) };
+          });
+        }
       }
     } else {
-      let lines: LineIndex | undefined;
-      for (const tool of pending) {
+      const lines = new LineIndex(text);
+      const here = pending.flatMap((tool) => {
         const offset = text.includes(tool.name) ? nameOffset(text, tool.name) : undefined;
-        if (offset === undefined) continue;
-        const { line, column } = (lines ??= new LineIndex(text)).at(offset);
+        return offset === undefined ? [] : [{ tool, offset }];
+      });
+      // A tool's definition runs to the next tool's name in the same file: its examples are looked for there.
+      const ends = here.map(({ offset }) => here.reduce((end, other) => (other.offset > offset && other.offset < end ? other.offset : end), text.length));
+      here.forEach(({ tool, offset }, i) => {
+        const { line, column } = lines.at(offset);
         tool.origin = { ...tool.origin, file: display(file), line, column };
-      }
+        placeModuleExtras(tool, text, offset, ends[i]!, lines, display(file));
+      });
     }
     pending = pending.filter((t) => t.origin.line === undefined);
     if (pending.length === 0) return;

@@ -43,6 +43,44 @@ export interface ToolOrigin {
   schemaPlaces?: Map<string, LineColumn>;
   /** The tool's entry in the description mapping, when it has one. */
   descriptions?: DescriptionPlaces;
+  /** JSON Pointer, in the file, of the tool's `description` string (tools read from JSON). */
+  descriptionPointer?: string;
+  /**
+   * Where the lines of the tool's wording are written, for a finding inside that text: `''`
+   * for the tool's description, a schema pointer (`/properties/path`) for a parameter's.
+   */
+  texts?: Map<string, TextPlaces>;
+}
+
+/** Where one description is written, line by line. */
+export interface TextPlaces {
+  file: string;
+  /** Where the text as a whole is written (its key, or its string). */
+  at: LineColumn;
+  /** The place of a line of the text (by 0-based line index), for the lines found in the file. */
+  lines?: Map<number, LineColumn>;
+}
+
+/**
+ * An example input written on the tool definition itself: Anthropic's `input_examples` (an
+ * array of inputs) or the Vercel AI SDK's `inputExamples` (an array of `{input}`). The
+ * provider sends it to the model beside the schema, so it teaches as a few-shot example does.
+ */
+export interface ToolInputExample {
+  /** The member it is written in. */
+  key: 'input_examples' | 'inputExamples';
+  index: number;
+  /** The input; absent when the entry is not one (see `problem`). */
+  input?: unknown;
+  /** What is wrong with the entry's shape, when it cannot be read as an input. */
+  problem?: string;
+  /** JSON Pointer of the input in its JSON tools file (relative to the tool's entry until placed). */
+  pointer?: string;
+  /** Where the input is written in the tool's file, when known. */
+  line?: number;
+  column?: number;
+  /** Position in the file of each node of the input, by JSON Pointer into the input (tools read from JSON). */
+  places?: Map<string, LineColumn>;
 }
 
 /** Where a tool's wording lives in the description mapping (descriptions.yaml). */
@@ -80,4 +118,6 @@ export interface ToolSpec {
    * (`inputSchema` is `{}`): calls to it are known, and not checked.
    */
   provided?: { type: string; definition: Record<string, unknown> };
+  /** Example inputs written on the definition (`input_examples`, `inputExamples`), sent with it. */
+  inputExamples?: ToolInputExample[];
 }
