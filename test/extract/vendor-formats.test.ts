@@ -69,3 +69,35 @@ describe('tag-per-tool bodies are verbatim', () => {
     ]);
   });
 });
+
+describe('DeepSeek V3.2 DSML', () => {
+  const B = '｜DSML｜';
+  const call = (name: string, params: string) => `<${B}invoke name="${name}">\n${params}\n</${B}invoke>`;
+  const param = (name: string, value: string, string = true) => `<${B}parameter name="${name}" string="${string}">${value}</${B}parameter>`;
+
+  test('each invoke is a call at its own line; string="false" values are JSON', () => {
+    const text = [`<${B}function_calls>`, call('get_weather', `${param('location', 'San Francisco')}\n${param('days', '3', false)}\n${param('units', '{"temp": "C"}', false)}`), call('search', param('query', ' two  spaces ')), `</${B}function_calls><｜end▁of▁sentence｜>`].join('\n');
+    expect(read(text)).toEqual({
+      calls: [
+        ['get_weather', { location: 'San Francisco', days: 3, units: { temp: 'C' } }, 2],
+        ['search', { query: ' two  spaces ' }, 7],
+      ],
+      findings: [],
+    });
+  });
+
+  test('the chat template\'s format description is a placeholder, and naming the block in prose is nothing', () => {
+    const text = `You can invoke functions by writing a "<${B}function_calls>" block like the following:\n<${B}function_calls>\n<${B}invoke name="$FUNCTION_NAME">\n<${B}parameter name="$PARAMETER_NAME" string="true|false">$PARAMETER_VALUE</${B}parameter>\n...\n</${B}invoke>\n</${B}function_calls>\n\nThen:\n\n<${B}function_calls>\n...\n</${B}function_calls>\n`;
+    expect(read(text)).toEqual({ calls: [], findings: [['example/placeholder', 2], ['example/placeholder', 11]] });
+  });
+
+  test('a string="false" value that is not JSON is an error at the block', () => {
+    const text = `<${B}function_calls>\n${call('get_weather', `${param('location', 'Oslo')}\n${param('days', 'three', false)}`)}\n</${B}function_calls>`;
+    expect(read(text).findings).toEqual([['example/unparseable', 1]]);
+  });
+
+  test('a drift is caught at the invoke line', () => {
+    const text = `Intro\n\n<${B}function_calls>\n${call('get_weather', param('location', 'Oslo'))}\n${call('get_weather', param('city', 'Oslo'))}\n</${B}function_calls>`;
+    expect(drift(text)).toEqual([['get_weather', 7]]);
+  });
+});

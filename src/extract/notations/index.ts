@@ -6,6 +6,7 @@ import type { NotationDefinition } from '../notation.js';
 import { anthropicXmlNotation } from './anthropic-xml.js';
 import { deepseekNotation } from './deepseek.js';
 import { dspyNotation } from './dspy.js';
+import { dsmlNotation } from './dsml.js';
 import { functionTagNotation } from './function-tag.js';
 import { functionaryNotation } from './functionary.js';
 import { functionGemmaNotation } from './functiongemma.js';
@@ -31,6 +32,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   functionTagNotation,
   harmonyNotation,
   deepseekNotation,
+  dsmlNotation,
   mistralNotation,
   functionaryNotation,
   lfmNotation,
@@ -50,4 +52,4 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
  * sees as a fence (DeepSeek wraps the arguments in a `json` fence between two tokens), so
  * they read the whole text once, before fences and prose are told apart.
  */
-export const tokenNotations: ReadonlySet<NotationDefinition<any>> = new Set([harmonyNotation, deepseekNotation, mistralNotation, functionaryNotation, lfmNotation, kimiNotation, functionGemmaNotation, qwenAgentNotation, pythonTagNotation]);
+export const tokenNotations: ReadonlySet<NotationDefinition<any>> = new Set([harmonyNotation, deepseekNotation, dsmlNotation, mistralNotation, functionaryNotation, lfmNotation, kimiNotation, functionGemmaNotation, qwenAgentNotation, pythonTagNotation]);
