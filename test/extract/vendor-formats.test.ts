@@ -101,3 +101,21 @@ describe('DeepSeek V3.2 DSML', () => {
     expect(drift(text)).toEqual([['get_weather', 7]]);
   });
 });
+
+describe('AG2 / AutoGen console transcripts', () => {
+  const transcript = (name: string, args: string) => `chatbot (to user_proxy):\n\n***** Suggested tool call (call_1): ${name} *****\nArguments:\n${args}\n${'*'.repeat(40)}\n`;
+
+  test('the banner names the tool, the JSON after `Arguments:` is its arguments; the call is at the banner line', () => {
+    const text = `${transcript('get_weather', '{"location": "New York", "days": 2}')}***** Suggested function call: search *****\nArguments:\n{\n  "query": "EUR to USD"\n}\n*****\n\n***** Response from calling tool (call_1) *****\nsunny\n*****\n`;
+    expect(read(text)).toEqual({ calls: [['get_weather', { location: 'New York', days: 2 }, 3], ['search', { query: 'EUR to USD' }, 7]], findings: [] });
+  });
+
+  test('arguments that are not a JSON object are an error at the banner', () => {
+    expect(read(transcript('search', '{"query": "x",}')).findings).toEqual([['example/unparseable', 3]]);
+    expect(read(transcript('search', 'query=x')).findings).toEqual([['example/unparseable', 3]]);
+  });
+
+  test('a drift is caught at the banner line', () => {
+    expect(drift(transcript('get_weather', '{"location": "Oslo", "days": "two"}'))).toEqual([['get_weather', 3]]);
+  });
+});

@@ -3,6 +3,7 @@
  * against the same `defineNotation` interface a config's custom notations use.
  */
 import type { NotationDefinition } from '../notation.js';
+import { ag2Notation } from './ag2.js';
 import { anthropicXmlNotation } from './anthropic-xml.js';
 import { deepseekNotation } from './deepseek.js';
 import { dspyNotation } from './dspy.js';
@@ -41,6 +42,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   qwenAgentNotation,
   pythonTagNotation,
   reactNotation,
+  ag2Notation,
   dspyNotation,
   tagPerToolNotation,
   pythonicNotation,
