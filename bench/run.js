@@ -12,7 +12,7 @@
 //   --only NAME[,NAME]                run only these benchmarks (e.g. --only check-scale,jest-vs-plain)
 //
 // Benchmarks: recorded-vs-json-parse-floor, recorded-vs-python-jsonschema, recorded-vs-node-ajv-loop,
-// extract-vs-remark-full, extract-tight, regex-formats-scaling, recorded-workers-speedup,
+// extract-vs-remark-full, extract-tight, coverage-scan, regex-formats-scaling, recorded-workers-speedup,
 // check-demo, check-scale, check-incremental, jest-vs-plain, install-size, recorded-peak-rss
 // (full runs only). Generated projects live in bench/.data/projects/ (bench/lib/project-gen.js).
 //
@@ -226,6 +226,33 @@ async function extractTight() {
   );
 }
 
+/**
+ * The coverage scan alone (every call-like place of a known tool, less what extraction read)
+ * against the extraction it follows, on the 250 KB tight prompt with the tools known: what
+ * saying "not read" costs on top of reading.
+ */
+async function coverageScan() {
+  const { tightPrompt } = await import('./lib/tight-prompts.js');
+  const { unreadMentions } = await import('../dist/extract/coverage.js');
+  const prompt = tightPrompt(250_000);
+  const names = tools.map((t) => t.name);
+  const read = extractToolCalls(prompt.text, { tools, mode: 'fast' });
+  same('examples (ours) vs examples (generator)', read.examples.map((e) => ({ name: e.name, arguments: e.arguments })), prompt.examples);
+  const covered = read.examples.map((e) => e.range);
+  const runs = quick ? 5 : 11;
+  const r = await compare(() => extractToolCalls(prompt.text, { tools, mode: 'fast' }), () => unreadMentions(prompt.text, names, covered), runs);
+  same('unread mentions (scan alone) vs unread-call findings (extraction)', r.b.value.length, r.a.value.diagnostics.filter((d) => d.ruleId === 'example/unread-call').length);
+  const ratio = r.b.cpu / r.a.cpu;
+  result(
+    'coverage-scan',
+    ratio,
+    '<= 0.15',
+    ratio <= 0.15,
+    `CPU time of the coverage scan alone (unreadMentions over ${(prompt.text.length / 1000).toFixed(0)} KB with ${names.length} known tools and the ${covered.length} examples' spans), ${ms(r.b.cpu)} ms, divided by extractToolCalls with the tools known (which runs the scan), ${ms(r.a.cpu)} ms. ` +
+      `Ratio of the medians of ${runs} alternating pairs after a warm-up; the pairs' own ratios: ${spread(r.pairs.all)}. Both report the same ${r.b.value.length} unread places.`,
+  );
+}
+
 /** Format checks on hostile values: time at 160 KB over time at 40 KB per format (bench/lib/regex-formats.js); linear is about 4. */
 async function regexFormatsScaling() {
   const { regexFormats } = await import('./lib/regex-formats.js');
@@ -406,6 +433,7 @@ const started = performance.now();
     ['recorded-vs-node-ajv-loop', recordedNodeAjvLoop],
     ['extract-vs-remark-full', extractRemark],
     ['extract-tight', extractTight],
+    ['coverage-scan', coverageScan],
     ['regex-formats-scaling', regexFormatsScaling],
     ['recorded-workers-speedup', workersSpeedup],
     ['check-demo', checkDemo],

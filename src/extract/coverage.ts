@@ -158,14 +158,30 @@ function classify(text: string, start: number, end: number): MentionKind | undef
 
 /** Every call-like place of a known tool's name in `text`, in text order. */
 export function callMentions(text: string, names: Iterable<string>): CallMention[] {
+  return mentionsOutside(text, names, []);
+}
+
+/**
+ * The call-like places of known tools that lie in none of `covered`: the spans of the examples
+ * read and of the blocks notations read or reported. What was not read, to be reported, not
+ * passed. A name inside a covered span is passed over before it is classified: in a prompt
+ * full of examples, nearly every name is.
+ */
+export function unreadMentions(text: string, names: Iterable<string>, covered: ReadonlyArray<{ start: number; end: number }>): CallMention[] {
+  return mentionsOutside(text, names, covered);
+}
+
+function mentionsOutside(text: string, names: Iterable<string>, covered: ReadonlyArray<{ start: number; end: number }>): CallMention[] {
   const sorted = [...new Set(names)].filter((n) => n.length > 0).sort((a, b) => b.length - a.length);
   if (sorted.length === 0) return [];
+  const inside = coveredTest(covered);
   // A name is whole: no word character, `-` or `.` on either side (`functions.` is allowed before, below).
   const re = new RegExp(`(?<![\\w-])(?:${sorted.map(escape).join('|')})(?![\\w-])`, 'g');
   const out: CallMention[] = [];
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const start = m.index;
     const end = start + m[0].length;
+    if (inside(start, end)) continue;
     // `x.lookup_order` is a member of something else, unless it is `functions.` or `tools.`, which namespace the tools themselves.
     if (text[start - 1] === '.' && !/(?:functions|tools|default_api|api)\.$/.test(text.slice(Math.max(0, start - 12), start))) continue;
     const kind = classify(text, start, end);
@@ -174,14 +190,27 @@ export function callMentions(text: string, names: Iterable<string>): CallMention
   return out;
 }
 
-/**
- * The call-like places of known tools that lie in none of `covered`: the spans of the examples
- * read and of the findings the extractor made. What was not read, to be reported, not passed.
- */
-export function unreadMentions(text: string, names: Iterable<string>, covered: ReadonlyArray<{ start: number; end: number }>): CallMention[] {
-  const mentions = callMentions(text, names);
-  if (mentions.length === 0) return [];
-  return mentions.filter((m) => !covered.some((s) => s.start <= m.start && m.end <= s.end));
+/** Whether `[start, end)` lies inside one of `spans`: spans sorted by start, with the furthest end so far, searched by halves. */
+function coveredTest(spans: ReadonlyArray<{ start: number; end: number }>): (start: number, end: number) => boolean {
+  if (spans.length === 0) return () => false;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const reach: number[] = [];
+  let furthest = -1;
+  for (const s of sorted) reach.push((furthest = Math.max(furthest, s.end)));
+  return (start, end) => {
+    // The last span that starts at or before `start`; any span before it that reaches `end` covers too.
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.start <= start) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return at !== -1 && reach[at]! >= end;
+  };
 }
 
 /** How a mention looks in a message: its line, cut to 80 characters around the name. */

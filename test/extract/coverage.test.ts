@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { callMentions } from '../../src/extract/coverage.js';
+import { callMentions, unreadMentions } from '../../src/extract/coverage.js';
 
 // The coverage scan's own judgement: which places of a known tool's name are call-like. What it
 // does with them (findings, counts) is tested through extraction and `check`.
@@ -54,5 +54,19 @@ describe('call-like places of a known tool', () => {
     ['a YAML definition', '- name: lookup_order\n  description: Finds an order.\n  parameters:\n    order_id: string'],
   ])('not %s', (_what, text) => {
     expect(kinds(text)).toEqual([]);
+  });
+});
+
+describe('what is covered', () => {
+  const text = 'a lookup_order(order_id="A-1") b lookup_order(order_id="A-2") c lookup_order(order_id="A-3")';
+  const at = (n: number): number => text.split('lookup_order', n).join('lookup_order').length;
+  test.each<[string, Array<{ start: number; end: number }>, number[]]>([
+    ['nothing', [], [1, 2, 3]],
+    ['the second call', [{ start: at(2) - 1, end: at(2) + 40 }], [1, 3]],
+    ['a long span before a short one, reaching past the third', [{ start: 0, end: text.length }, { start: 5, end: 6 }], []],
+    ['a span that ends inside the name', [{ start: at(1), end: at(1) + 4 }], [1, 2, 3]],
+    ['nested spans', [{ start: at(2) - 2, end: text.length }, { start: at(2) - 1, end: at(2) + 1 }], [1]],
+  ])('covered by %s', (_what, covered, left) => {
+    expect(unreadMentions(text, ['lookup_order'], covered).map((m) => m.start)).toEqual(left.map(at));
   });
 });
