@@ -43,6 +43,8 @@ export const tools = [
         country: z.string().regex(/^[A-Z]{2}$/),
       }),
     }),
+    // Sent with the tool (Anthropic's `input_examples`): the nested address is where models go wrong.
+    inputExamples: [{ input: { order_id: 'A-2077', address: { line1: '14 Harbour Street', city: 'Leith', postal_code: 'EH6 6QR', country: 'GB' } } }],
   }),
   defineTool({
     name: 'issue_store_credit',

@@ -74,15 +74,20 @@ function parameterLines(schema: JsonSchemaObject, indent: string): string[] {
 }
 
 /** Tools formatted so far: every case of a prompt sends the same tool objects. */
-const formatted = new WeakMap<ToolSpec, { description: string | undefined; schema: object; text: string }>();
+const formatted = new WeakMap<ToolSpec, { description: string | undefined; schema: object; examples: ToolSpec['inputExamples']; text: string }>();
 
-/** A tool as sent: its description, a readable parameter list, then the exact schema. */
+/** A tool as sent: its description, a readable parameter list, its example inputs, then the exact schema. */
 export function formatTool(tool: ToolSpec): string {
   const known = formatted.get(tool);
-  if (known && known.description === tool.description && known.schema === tool.inputSchema) return known.text;
+  if (known && known.description === tool.description && known.schema === tool.inputSchema && known.examples === tool.inputExamples) return known.text;
   const text = formatToolText(tool);
-  formatted.set(tool, { description: tool.description, schema: tool.inputSchema, text });
+  formatted.set(tool, { description: tool.description, schema: tool.inputSchema, examples: tool.inputExamples, text });
   return text;
+}
+
+/** The example inputs sent with a tool (`input_examples`): the entries that are inputs, as written. */
+function sentExamples(tool: ToolSpec): unknown[] {
+  return (tool.inputExamples ?? []).flatMap((e) => (e.problem === undefined ? [e.input] : []));
 }
 
 function formatToolText(tool: ToolSpec): string {
@@ -95,6 +100,9 @@ function formatToolText(tool: ToolSpec): string {
   lines.push(tool.description === undefined ? '(no description)' : tool.description, '');
   const params = parameterLines(tool.inputSchema, '  ');
   lines.push('parameters:', ...(params.length > 0 ? params : ['  (none)']), '');
+  // The model reads them beside the schema: a changed example is a changed prompt, one line each in the diff.
+  const examples = sentExamples(tool);
+  if (examples.length > 0) lines.push('input examples:', ...examples.map((e) => `  ${JSON.stringify(e)}`), '');
   lines.push('schema:', JSON.stringify(tool.inputSchema, null, 2));
   return lines.join('\n');
 }
@@ -147,7 +155,11 @@ export function formatMessages(messages: readonly Message[], shape: Shape): stri
 
 function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {
   // A provider-defined tool as it is sent: read back, it is one again.
-  return tools.map((t) => (t.provided ? providedAsSent(t) : t.description === undefined ? { name: t.name, input_schema: t.inputSchema } : { name: t.name, description: t.description, input_schema: t.inputSchema }));
+  return tools.map((t) => {
+    if (t.provided) return providedAsSent(t);
+    const examples = sentExamples(t);
+    return { name: t.name, ...(t.description === undefined ? {} : { description: t.description }), input_schema: t.inputSchema, ...(examples.length === 0 ? {} : { input_examples: examples }) };
+  });
 }
 
 /** A provider-defined tool's definition, with its name in it (an AI SDK tool is named by its key, not inside): read back, it is the same tool. */
