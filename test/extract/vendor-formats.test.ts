@@ -13,6 +13,10 @@ const tools = normalizeTools(
     { name: 'apply_diff', parameters: { type: 'object', properties: { path: { type: 'string' }, diff: { type: 'string' } }, required: ['path', 'diff'] } },
     { name: 'ask_followup_question', parameters: { type: 'object', properties: { question: { type: 'string' }, follow_up: { type: 'string' } }, required: ['question'] } },
     { name: 'new_task', parameters: { type: 'object', properties: { mode: { type: 'string' }, todos: { type: 'object', properties: { item: { type: 'array', items: { type: 'string' } } } } } } },
+    { name: 'read_file', parameters: { type: 'object', properties: { absolute_path: { type: 'string' }, limit: { type: 'integer' } }, required: ['absolute_path'] } },
+    { name: 'run_shell_command', parameters: { type: 'object', properties: { command: { type: 'string' }, directory: { type: 'string' } }, required: ['command'] } },
+    { name: 'glob', parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } } } },
+    { name: 'read_many_files', parameters: { type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } } }, required: ['paths'] } },
   ],
   'tools.json',
 );
@@ -117,5 +121,40 @@ describe('AG2 / AutoGen console transcripts', () => {
 
   test('a drift is caught at the banner line', () => {
     expect(drift(transcript('get_weather', '{"location": "Oslo", "days": "two"}'))).toEqual([['get_weather', 3]]);
+  });
+});
+
+describe("gemini-cli's `[tool_call: ...]` shorthand", () => {
+  test('`for key value` pairs, an unnamed value for the one required parameter, lists, trailing prose', () => {
+    const text = [
+      "model: [tool_call: run_shell_command for 'node server.js &' because it must run in the background]",
+      "[tool_call: read_file for absolute_path '/src/auth.py' and limit 20]",
+      "[tool_call: read_many_files for paths ['**/*.test.ts', 'src/**/*.spec.ts'] assuming it is in src]",
+      "[tool_call: glob for pattern '**/app.config', path 'src']",
+      "[tool_call: read_file for absolute_path '/a/b.ts' or use glob to find \\`b.ts\\` if its location is unknown]",
+    ].join('\n');
+    expect(read(text)).toEqual({
+      calls: [
+        ['run_shell_command', { command: 'node server.js &' }, 1],
+        ['read_file', { absolute_path: '/src/auth.py', limit: 20 }, 2],
+        ['read_many_files', { paths: ['**/*.test.ts', 'src/**/*.spec.ts'] }, 3],
+        ['glob', { pattern: '**/app.config', path: 'src' }, 4],
+        ['read_file', { absolute_path: '/a/b.ts' }, 5],
+      ],
+      findings: [],
+    });
+  });
+
+  test('prose arguments give a call without arguments; two tools offered are no call', () => {
+    const text = '[tool_call: glob to create /a/b.test.ts with the test code]\n[tool_call: read_file or glob to look around]';
+    expect(read(text)).toEqual({ calls: [['glob', {}, 1]], findings: [] });
+  });
+
+  test('an unnamed value for a tool with no single parameter is an error', () => {
+    expect(read("x\n[tool_call: glob for '**/*.ts']").findings).toEqual([['example/unparseable', 2]]);
+  });
+
+  test('a drift is caught at the line', () => {
+    expect(drift("Example:\n\n[tool_call: read_file for path '/src/a.ts']")).toEqual([['read_file', 3]]);
   });
 });

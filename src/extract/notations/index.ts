@@ -11,6 +11,7 @@ import { dsmlNotation } from './dsml.js';
 import { functionTagNotation } from './function-tag.js';
 import { functionaryNotation } from './functionary.js';
 import { functionGemmaNotation } from './functiongemma.js';
+import { geminiCliNotation } from './gemini-cli.js';
 import { harmonyNotation } from './harmony.js';
 import { hermesNotation } from './hermes.js';
 import { jsonNotation } from './json.js';
@@ -43,6 +44,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   pythonTagNotation,
   reactNotation,
   ag2Notation,
+  geminiCliNotation,
   dspyNotation,
   tagPerToolNotation,
   pythonicNotation,
