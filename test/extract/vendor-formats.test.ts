@@ -158,3 +158,27 @@ describe("gemini-cli's `[tool_call: ...]` shorthand", () => {
     expect(drift("Example:\n\n[tool_call: read_file for path '/src/a.ts']")).toEqual([['read_file', 3]]);
   });
 });
+
+describe('Cohere action blocks', () => {
+  const block = '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "search", "parameters": {"query": "biggest penguin"}},\n    {"tool_call_id": "1", "tool_name": "get_weather", "parameters": {"location": "Oslo"}}\n]<|END_ACTION|>';
+  const expected = (first: number) => [
+    ['search', { query: 'biggest penguin' }, first],
+    ['get_weather', { location: 'Oslo' }, first + 1],
+  ];
+
+  test('read the same in prose and in every fence, each call at its own line', () => {
+    expect(read(`Example:\n\n${block}\n`)).toEqual({ calls: expected(4), findings: [] });
+    for (const lang of ['', 'text', 'xml', 'markdown', 'tool_call']) {
+      expect([lang, read(`Example:\n\n\`\`\`${lang}\n${block}\n\`\`\`\n`)]).toEqual([lang, { calls: expected(5), findings: [] }]);
+    }
+  });
+
+  test('the tokens named in prose are no block; a block without its end token is an error', () => {
+    expect(read('Wrap the calls in <|START_ACTION|> and <|END_ACTION|>.')).toEqual({ calls: [], findings: [] });
+    expect(read('x\n<|START_ACTION|>[{"tool_name": "search", "parameters": {"query": "q"}}]\nThen stop.').findings).toEqual([['example/unparseable', 2]]);
+  });
+
+  test('a drift is caught at the line of its call', () => {
+    expect(drift(`Example:\n\n${block.replace('"location"', '"city"')}\n`)).toEqual([['get_weather', 5]]);
+  });
+});

@@ -5,6 +5,7 @@
 import type { NotationDefinition } from '../notation.js';
 import { ag2Notation } from './ag2.js';
 import { anthropicXmlNotation } from './anthropic-xml.js';
+import { cohereNotation } from './cohere.js';
 import { deepseekNotation } from './deepseek.js';
 import { dspyNotation } from './dspy.js';
 import { dsmlNotation } from './dsml.js';
@@ -45,6 +46,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   reactNotation,
   ag2Notation,
   geminiCliNotation,
+  cohereNotation,
   dspyNotation,
   tagPerToolNotation,
   pythonicNotation,
