@@ -26,8 +26,10 @@ import { checkFound, checkParsed, checkPlace, DEFAULT_NOTATION_TIMEOUT_MS, findT
 import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParsedCall, type ParseResult } from './notation.js';
 import { readJsonSequence } from './json.js';
 import { builtInNotations, tokenNotations } from './notations/index.js';
+import { codeCallNotation } from './notations/code-call.js';
+import { sdkReprNotation } from './notations/sdk-repr.js';
 import { jsonBody } from './notations/json.js';
-import { pythonArguments, pythonBuiltins, pythonKeywords } from './notations/pythonic.js';
+import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
 import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
 import { readPythonCall, readPythonCalls } from './python.js';
 import { exampleRules } from './rules.js';
@@ -60,6 +62,8 @@ const jsonFences = new Set(['json', 'jsonc', 'json5', 'jsonl', 'ndjson']);
 const pythonFences = new Set(['python', 'py', 'python3']);
 // A markdown fence is read as markdown: the fences it shows are fences.
 const markdownFences = new Set(['markdown', 'md']);
+/** What is read in code: calls of the prompt's tools, and SDK objects that hold a call. */
+const codeNotations: readonly NotationDefinition[] = [sdkReprNotation, codeCallNotation];
 const proseFences = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'xml', 'html', 'prompt', 'chat', 'transcript', 'conversation', 'example', 'output', 'console', 'handlebars', 'hbs', 'mustache', 'jinja', 'jinja2', 'j2', 'liquid']);
 
 /** A string to scan and where each of its offsets is in the original text. */
@@ -126,9 +130,11 @@ class Extraction {
     this.finding(exampleRules['notation-failed'], place, message);
   }
 
-  example(call: RawCall, notation: Notation, place: BlockPlace): void {
+  example(call: RawCall, notation: Notation, place: BlockPlace, unread?: string[]): void {
     const { line, column } = this.lines.at(place.start);
-    this.examples.push({ name: call.name, arguments: call.arguments, notation: call.notation ?? notation, range: { start: place.start, end: place.end }, line, column });
+    const example: ToolCallExample = { name: call.name, arguments: call.arguments, notation: call.notation ?? notation, range: { start: place.start, end: place.end }, line, column };
+    if (unread !== undefined && unread.length > 0) example.unread = unread;
+    this.examples.push(example);
   }
 
   /** The spans findings were made for and the blocks notations read: what the coverage scan counts as seen. */
@@ -234,7 +240,7 @@ function record(ex: Extraction, src: Source, notation: string, result: ParseResu
   }
   for (const call of result) {
     const at = call.at !== undefined && call.at >= span.start && call.at < span.end ? src.map(call.at) : undefined;
-    ex.example({ name: call.name, arguments: call.arguments, ...(call.notation ? { notation: call.notation as Notation } : {}) }, notation as Notation, at === undefined ? block : { ...block, start: at });
+    ex.example({ name: call.name, arguments: call.arguments, ...(call.notation ? { notation: call.notation as Notation } : {}) }, notation as Notation, at === undefined ? block : { ...block, start: at }, Array.isArray(call.unread) ? call.unread : undefined);
   }
 }
 
@@ -363,13 +369,16 @@ function customParse(ex: Extraction, src: Source, c: Candidate, context: Notatio
   return checked.value;
 }
 
-/** Every notation over a piece of prose (or a fence read like prose), places read in text order. */
-function scan(ex: Extraction, src: Source): void {
+/**
+ * Every notation over a piece of prose (or a fence read like prose), places read in text order;
+ * `only` the notations that read code, over a code fence.
+ */
+function scan(ex: Extraction, src: Source, only?: readonly NotationDefinition[]): void {
   const context = contextOf(ex, src);
   const candidates: Candidate[] = [];
-  ex.notations.forEach((notation, order) => {
-    if (tokenNotations.has(notation) !== ex.tokenPass || ex.stopped.has(notation)) return;
-    if (ex.builtIn.has(notation)) builtInPlaces(src, notation, order, context, candidates);
+  (only ?? ex.notations).forEach((notation, order) => {
+    if (only === undefined && (tokenNotations.has(notation) !== ex.tokenPass || ex.stopped.has(notation))) return;
+    if (ex.builtIn.has(notation) || only !== undefined) builtInPlaces(src, notation, order, context, candidates);
     else customPlaces(ex, src, notation, order, context, candidates);
   });
   candidates.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
@@ -378,7 +387,7 @@ function scan(ex: Extraction, src: Source): void {
     const { match, notation, start, end } = c;
     if (start < consumed || ex.stopped.has(notation)) continue;
     if (!ex.tokenPass && ex.isClaimed(src.map(start))) continue;
-    const result = ex.builtIn.has(notation) ? notation.parse(match, context) : customParse(ex, src, c, context);
+    const result = ex.builtIn.has(notation) || only !== undefined ? notation.parse(match, context) : customParse(ex, src, c, context);
     if (result === undefined) continue;
     if (!('failed' in result)) {
       const where = typeof c.where === 'string' ? c.where : `\`${notation.name}\` call`;
@@ -431,10 +440,15 @@ function fenceSource(ex: Extraction, fence: Fence): Source {
 
 /**
  * A `tool_code` fence (Gemma's function calling): Python calls, one a line, `print(...)` around
- * one allowed, `default_api.` before a name dropped, or a call list. Any other line makes the
- * fence code (Gemini's code execution writes such fences too), which holds no example.
+ * one allowed, `default_api.` before a name dropped, or a call list. A fence with other lines
+ * (an assignment, an import; Gemini's code execution writes such fences too) is code, where
+ * only calls of the prompt's tools are calls.
  */
 function toolCode(ex: Extraction, src: Source, block: BlockPlace): void {
+  if (!toolCodeLines(ex, src, block)) scan(ex, src, codeNotations);
+}
+
+function toolCodeLines(ex: Extraction, src: Source, block: BlockPlace): boolean {
   const calls: ParsedCall[] = [];
   const text = src.text;
   for (let ls = 0; ls < text.length; ) {
@@ -448,17 +462,18 @@ function toolCode(ex: Extraction, src: Source, block: BlockPlace): void {
       const printed = text.startsWith('print(', at) && text[end - 1] === ')';
       const from = printed ? at + 'print('.length : at;
       const r = text[from] === '[' ? readPythonCalls(text, from) : readPythonCall(text, from);
-      if (!r.ok || r.end !== (printed ? end - 1 : end)) return;
+      if (!r.ok || r.end !== (printed ? end - 1 : end)) return false;
       for (const call of r.calls) {
         const name = call.name.startsWith('default_api.') ? call.name.slice('default_api.'.length) : call.name;
         // `math.sqrt(2)`, `len(x)`: code calling a library, not a tool.
-        if (name.includes('.') || (pythonBuiltins.has(name) && !ex.tools.has(name))) return;
+        if (name.includes('.') || (pythonBuiltins.has(name) && !ex.tools.has(name))) return false;
         calls.push({ name, arguments: pythonArguments({ ...call, name }, ex.tools.get(name)), at });
       }
     }
     ls = le + 1;
   }
   if (calls.length > 0) record(ex, src, 'pythonic', calls, block, { start: 0, end: text.length });
+  return true;
 }
 
 /**
@@ -493,30 +508,6 @@ function continueToolFence(ex: Extraction, src: Source, block: BlockPlace): void
     i = end;
   }
   record(ex, src, 'continue-tool', [{ name, arguments: args, at }], block, { start: 0, end: src.text.length });
-}
-
-const toolCallLine = /^[ \t]*(?:([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*)[ \t]*=[ \t]*)?([A-Za-z_]\w*)\(/gm;
-
-/**
- * A code agent's Python (smolagents' CodeAgent writes its examples in `py` fences): each line
- * that calls a tool the prompt has with literal arguments, alone or assigning its value, is a
- * call. The rest is code, and a call with a variable for an argument is code too.
- */
-function toolCallLines(ex: Extraction, src: Source, block: BlockPlace): void {
-  if (ex.tools.size === 0) return;
-  const text = src.text;
-  toolCallLine.lastIndex = 0;
-  for (let m = toolCallLine.exec(text); m; m = toolCallLine.exec(text)) {
-    const name = m[2]!;
-    if (!ex.tools.has(name) || (m[1] !== undefined && m[1].split(',').some((t) => pythonKeywords.has(t.trim())))) continue;
-    const at = m.index + m[0].length - name.length - 1;
-    const r = readPythonCall(text, at);
-    if (!r.ok) continue;
-    const rest = text.slice(r.end, (text.indexOf('\n', r.end) + 1 || text.length + 1) - 1);
-    if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) continue;
-    record(ex, src, 'pythonic', r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)), at })), block, { start: at, end: r.end });
-    toolCallLine.lastIndex = r.end;
-  }
 }
 
 function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
@@ -569,18 +560,12 @@ function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
         return;
       }
     }
-    return toolCallLines(ex, src, block);
+    return scan(ex, src, codeNotations);
   }
   if (markdownFences.has(f.lang) && depth < 3) return extractInto(ex, src, mode, depth + 1);
   if (proseFences.has(f.lang)) return scan(ex, src);
-  // Code of any language that is nothing but one call of a tool the prompt has is that call.
-  const body = f.value.trim();
-  const name = /^[A-Za-z_][\w.]*(?=\()/.exec(body)?.[0];
-  if (name !== undefined && ex.tools.has(name)) {
-    const at = f.value.indexOf(name);
-    const r = readPythonCall(src.text, at);
-    if (r.ok && !/\S/.test(src.text.slice(r.end))) record(ex, src, 'pythonic', r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)) })), block, { start: at, end: r.end });
-  }
+  // Code of any language: the calls of the prompt's tools in it, and SDK objects holding calls.
+  scan(ex, src, codeNotations);
 }
 
 /** The text with block-quote markers turned into spaces, so a quoted tag's JSON parses and every offset stays put. */

@@ -63,6 +63,11 @@ export function offsetOf(value: unknown): number | undefined {
   return typeof value === 'object' && value !== null ? objectOffsets.get(value) : undefined;
 }
 
+/** Records where another reader (Python literals) opened an object, so that calls nested in it are pointed at too. */
+export function noteOffset(value: object, offset: number): void {
+  objectOffsets.set(value, offset);
+}
+
 class JsonReader {
   i: number;
   /** Where each object and array being read begins, outermost first. */

@@ -44,6 +44,12 @@ export interface ParsedCall {
   notation?: string;
   /** Where this call starts in the text, when it is not where the place starts (a call inside a message inside a request). */
   at?: number;
+  /**
+   * A call written in code whose arguments are partly expressions (`tool({ query: q, limit: 5 })`):
+   * the keys left out of `arguments` because their values are not literals, `*` when unknown
+   * keys may be missing too (`**kwargs`). Those keys are not required when the call is checked.
+   */
+  unread?: string[];
   /** Read as a Python literal where JSON was expected: where JSON reading stopped (an offset in the text) and why. */
   notJson?: { offset: number; message: string };
 }

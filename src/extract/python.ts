@@ -4,13 +4,27 @@
  * anything else (a bare name, an expression, a nested call) is an error, because a model
  * copies what it sees.
  */
-import { describeChar, ReadError, setOwn } from './json.js';
+import { describeChar, noteOffset, ReadError, setOwn } from './json.js';
 
 export interface PythonCall {
   name: string;
   /** Keyword arguments in order. */
   keywords: Array<[string, unknown]>;
   positional: unknown[];
+  /** Code mode: where the call's name starts. */
+  start?: number;
+  /** Code mode: `*args` or `**kwargs` passed arguments the text does not show. */
+  spread?: boolean;
+}
+
+/** Code mode: where a value is not a literal (a variable, an expression); it is not checked. */
+export const NON_LITERAL: unique symbol = Symbol('non-literal');
+/** Code mode: the key under which an object records a spread or computed key (`{...rest}`), its keys unknown. */
+export const SPREAD_KEY = '\u0000spread';
+
+/** Code mode: a call inside a value (`function=Function(name='x', arguments='{}')`). */
+export class NestedCall {
+  constructor(readonly call: PythonCall) {}
 }
 
 export type PythonResult =
@@ -28,6 +42,7 @@ export type PythonResult =
 const MAX_DEPTH = 256;
 const identifier = /[A-Za-z_][A-Za-z0-9_]*/y;
 const dotted = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/y;
+const codeDotted = /[A-Za-z_$][\w$]*(?:[ \t]*\.[ \t]*[A-Za-z_$][\w$]*)*/y;
 const numberRe = /[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d+)?)/y;
 
 const pythonWords = [['True', true], ['False', false], ['None', null]] as const;
@@ -39,6 +54,14 @@ class PythonReader {
   words: ReadonlyArray<readonly [string, boolean | null]> = pythonWords;
   names: string[] = [];
   sawKeyword = false;
+  /**
+   * Code mode (`readCodeCall`): a value that is not a literal (a variable, an expression, a
+   * lambda) is read past and stands as `NON_LITERAL`; a call inside is a `NestedCall`; JS
+   * object keys may be bare, `name: value` passes an argument by name (C#), comments are white space.
+   */
+  code = false;
+  /** Code mode: reading stops with an error past this offset (a blank line ends a statement too). */
+  limit = Infinity;
   constructor(
     readonly text: string,
     start: number,
@@ -53,7 +76,116 @@ class PythonReader {
 
   ws(): void {
     const t = this.text;
+    if (this.code) return this.codeWs();
     while (this.i < t.length && (t[this.i] === ' ' || t[this.i] === '\t' || t[this.i] === '\n' || t[this.i] === '\r')) this.i++;
+  }
+
+  /** White space and comments in code; a blank line is where a statement that is still open was cut off. */
+  codeWs(): void {
+    const t = this.text;
+    let newlines = 0;
+    while (this.i < t.length) {
+      const c = t[this.i];
+      if (c === '\n') {
+        if (++newlines > 1) this.fail('the call to close before a blank line');
+        this.i++;
+      } else if (c === ' ' || c === '\t' || c === '\r') this.i++;
+      else if (c === '#' || (c === '/' && t[this.i + 1] === '/')) {
+        while (this.i < t.length && t[this.i] !== '\n') this.i++;
+      } else if (c === '/' && t[this.i + 1] === '*') {
+        const close = t.indexOf('*/', this.i + 2);
+        if (close === -1) this.fail('`*/` to close the comment');
+        this.i = close + 2;
+      } else break;
+    }
+    if (this.i > this.limit) this.fail('the call to close');
+  }
+
+  /**
+   * Past an expression that is not a literal, to the `,` or closing bracket that ends it
+   * (not taken). Brackets are balanced and strings skipped; each character is read once.
+   */
+  skipExpression(): void {
+    const t = this.text;
+    const stack: string[] = [];
+    const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+    while (this.i < t.length) {
+      if (this.i > this.limit) this.fail('the call to close');
+      const c = t[this.i]!;
+      if (c === '"' || c === "'" || c === '`') {
+        const triple = c !== '`' && t.startsWith(c.repeat(3), this.i);
+        const quote = triple ? c.repeat(3) : c;
+        this.i += quote.length;
+        while (this.i < t.length && !t.startsWith(quote, this.i)) {
+          if (!triple && c !== '`' && t[this.i] === '\n') this.fail(`\`${quote}\` to close the string before the line ends`);
+          this.i += t[this.i] === '\\' ? 2 : 1;
+        }
+        if (this.i >= t.length) this.fail(`\`${quote}\` to close the string`);
+        this.i += quote.length;
+        continue;
+      }
+      if (c === '#' || c === '\n' || (c === '/' && (t[this.i + 1] === '/' || t[this.i + 1] === '*'))) {
+        const before = this.i;
+        this.codeWs();
+        if (this.i === before) this.i++;
+        continue;
+      }
+      if (c in pairs) stack.push(pairs[c]!);
+      else if (c === ')' || c === ']' || c === '}') {
+        if (stack.length === 0) return;
+        if (stack.pop() !== c) this.fail(`\`${c}\` to match its bracket`);
+      } else if (c === ',' && stack.length === 0) return;
+      this.i++;
+    }
+    this.fail('the end of the argument');
+  }
+
+  /** Code mode: a value, or `NON_LITERAL` for an expression, ending at `,` or a closing bracket. */
+  codeValue(depth: number): unknown {
+    this.ws();
+    const t = this.text;
+    const start = this.i;
+    let value: unknown;
+    // `new Name(...)` (C#, JS) and `Name(...)` are calls inside the value.
+    const call = /(?:new[ \t]+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)[ \t]*\(/y;
+    call.lastIndex = start;
+    const m = call.exec(t);
+    const fString = /[fF][rR]?['"]|[rR][fF]['"]/y;
+    fString.lastIndex = start;
+    if (m && !/^(?:True|False|None|true|false|null)$/.test(m[1]!)) {
+      this.i = start + m[0].indexOf(m[1]!);
+      const nested = this.call(depth + 1);
+      value = new NestedCall(nested);
+    } else if (fString.test(t)) {
+      this.skipExpression();
+      return NON_LITERAL;
+    } else if (t[start] === '`') {
+      const close = t.indexOf('`', start + 1);
+      if (close === -1 || t.slice(start, close).includes('${')) {
+        this.skipExpression();
+        return NON_LITERAL;
+      }
+      value = t.slice(start + 1, close);
+      this.i = close + 1;
+    } else if (t.startsWith('undefined', start) && !/[\w$]/.test(t[start + 9] ?? '')) {
+      this.i = start + 9;
+      value = null;
+    } else {
+      try {
+        value = this.value(depth);
+      } catch (error) {
+        // A bare name or an operator where a literal would be: an expression, read past.
+        if (!(error instanceof ReadError) || this.i !== start) throw error;
+        this.skipExpression();
+        return NON_LITERAL;
+      }
+    }
+    this.ws();
+    const next = t[this.i];
+    if (next === ',' || next === ')' || next === ']' || next === '}' || (next === ':' && t[this.i + 1] !== ':')) return value;
+    // `x + 1`, `'a' 'b'`, `f(x).y`: more expression after what was read.
+    this.skipExpression();
+    return NON_LITERAL;
   }
 
   match(re: RegExp): string | undefined {
@@ -84,33 +216,44 @@ class PythonReader {
     return calls;
   }
 
-  call(): PythonCall {
-    const name = this.match(dotted);
+  call(depth = 0): PythonCall {
+    if (depth > MAX_DEPTH) this.fail(`a value nested less than ${MAX_DEPTH} levels deep`);
+    const start = this.i;
+    const name = this.match(this.code ? codeDotted : dotted);
     if (name === undefined) this.fail('a function name');
     this.names.push(name);
     this.ws();
     if (this.text[this.i] !== '(') this.fail('`(` after the function name');
     this.i++;
     const call: PythonCall = { name, keywords: [], positional: [] };
+    if (this.code) call.start = start;
     for (;;) {
       this.ws();
       if (this.text[this.i] === ')') break;
       const save = this.i;
+      if (this.code && this.text[this.i] === '*') {
+        // `*args`, `**kwargs`: arguments this text does not show.
+        call.spread = true;
+        this.skipExpression();
+        if (this.text[this.i] === ',') this.i++;
+        continue;
+      }
       const key = this.match(identifier);
       if (key !== undefined) {
         this.ws();
-        if (this.text[this.i] === '=' && this.text[this.i + 1] !== '=') {
+        const named = (this.text[this.i] === '=' && this.text[this.i + 1] !== '=') || (this.code && this.text[this.i] === ':' && this.text[this.i + 1] !== ':');
+        if (named) {
           this.i++;
           this.sawKeyword = true;
-          call.keywords.push([key, this.value(0)]);
+          call.keywords.push([key, this.code ? this.codeValue(depth) : this.value(0)]);
         } else {
           this.i = save;
-          if (call.keywords.length > 0) this.fail('a keyword argument (`name=value`) after keyword arguments');
-          call.positional.push(this.value(0));
+          if (call.keywords.length > 0 && !this.code) this.fail('a keyword argument (`name=value`) after keyword arguments');
+          call.positional.push(this.code ? this.codeValue(depth) : this.value(0));
         }
       } else {
-        if (call.keywords.length > 0) this.fail('a keyword argument (`name=value`) after keyword arguments');
-        call.positional.push(this.value(0));
+        if (call.keywords.length > 0 && !this.code) this.fail('a keyword argument (`name=value`) after keyword arguments');
+        call.positional.push(this.code ? this.codeValue(depth) : this.value(0));
       }
       this.ws();
       if (this.text[this.i] === ',') {
@@ -165,7 +308,11 @@ class PythonReader {
     for (;;) {
       this.ws();
       if (this.text[this.i] === close) break;
-      out.push(this.value(depth + 1));
+      if (this.code && this.text.startsWith('...', this.i)) {
+        // A spread (`...rest`) or an elided part: something the text does not show.
+        this.skipExpression();
+        out.push(NON_LITERAL);
+      } else out.push(this.code ? this.codeValue(depth + 1) : this.value(depth + 1));
       this.ws();
       if (this.text[this.i] === ',') {
         this.i++;
@@ -179,17 +326,64 @@ class PythonReader {
   }
 
   dict(depth: number): Record<string, unknown> {
-    this.i++;
     const out: Record<string, unknown> = {};
+    // A message printed as a Python list of dicts: each call is pointed at on its own line.
+    noteOffset(out, this.i);
+    this.i++;
     for (;;) {
       this.ws();
       if (this.text[this.i] === '}') break;
-      const key = this.value(depth + 1);
+      if (this.code) {
+        if (this.text.startsWith('...', this.i) || this.text.startsWith('**', this.i)) {
+          // `{...rest}`, `{**kwargs}`: keys this text does not show.
+          this.skipExpression();
+          setOwn(out, SPREAD_KEY, NON_LITERAL);
+          if (this.text[this.i] === ',') this.i++;
+          continue;
+        }
+        // A JS key: `{ city: 'Paris' }`, and the shorthand `{ city }` (a variable's value).
+        const bare = /[A-Za-z_$][\w$]*(?=[ \t\r\n]*([:,}]))/y;
+        bare.lastIndex = this.i;
+        const b = bare.exec(this.text);
+        const colon = b ? this.text.indexOf(b[1]!, this.i + b[0].length) : -1;
+        if (b && !(b[1] === ':' && this.text[colon + 1] === ':')) {
+          this.i += b[0].length;
+          this.ws();
+          if (b[1] === ':') {
+            this.i++;
+            setOwn(out, b[0], this.codeValue(depth + 1));
+          } else setOwn(out, b[0], NON_LITERAL);
+          this.ws();
+          if (this.text[this.i] === ',') {
+            this.i++;
+            continue;
+          }
+          if (this.text[this.i] === '}') break;
+          this.fail('`,` or `}`');
+        }
+      }
+      const key = this.code ? this.codeValue(depth + 1) : this.value(depth + 1);
+      if (key === NON_LITERAL) {
+        // A computed key: its value is read past, and the object is not wholly known.
+        this.ws();
+        if (this.text[this.i] === ':') {
+          this.i++;
+          this.codeValue(depth + 1);
+        }
+        setOwn(out, SPREAD_KEY, NON_LITERAL);
+        this.ws();
+        if (this.text[this.i] === ',') {
+          this.i++;
+          continue;
+        }
+        if (this.text[this.i] === '}') break;
+        this.fail('`,` or `}`');
+      }
       if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean' && key !== null) this.fail('a string or number key');
       this.ws();
       if (this.text[this.i] !== ':') this.fail('`:` after the dict key');
       this.i++;
-      setOwn(out, key === null ? 'None' : typeof key === 'boolean' ? (key ? 'True' : 'False') : String(key), this.value(depth + 1));
+      setOwn(out, key === null ? 'None' : typeof key === 'boolean' ? (key ? 'True' : 'False') : String(key), this.code ? this.codeValue(depth + 1) : this.value(depth + 1));
       this.ws();
       if (this.text[this.i] === ',') {
         this.i++;
@@ -285,4 +479,34 @@ export function readPythonLiteral(text: string, start: number): { ok: true; valu
   } catch (error) {
     return { ok: false, offset: error instanceof ReadError ? error.offset : reader.i, message: error instanceof ReadError ? error.message : String((error as Error)?.message ?? error) };
   }
+}
+
+/**
+ * One call in code, starting at its name: `tool({ query: q, limit: 5 })`, `ToolCallPart(tool_name='x',
+ * args={...}, timestamp=datetime.now())`, `new FunctionCallContent(name: "x")`. Literals are read
+ * as values; anything else stands as `NON_LITERAL`, and calls inside as `NestedCall`. It fails on
+ * what is not code at all (an unclosed string or bracket, a blank line before the call closes)
+ * and past `limit`.
+ */
+export function readCodeCall(text: string, start: number, limit = Infinity): PythonResult {
+  const reader = new PythonReader(text, start);
+  reader.code = true;
+  reader.words = lenientWords;
+  reader.limit = limit;
+  try {
+    const call = reader.call();
+    return { ok: true, calls: [call], end: reader.i };
+  } catch (error) {
+    const offset = error instanceof ReadError ? error.offset : reader.i;
+    const message = error instanceof ReadError ? error.message : `Unexpected input, expected a call (${String((error as Error)?.message ?? error)})`;
+    return { ok: false, offset, message, names: reader.names, sawKeyword: reader.sawKeyword };
+  }
+}
+
+/** Whether a value read in code mode holds something that is not a literal (or a call inside). */
+export function hasNonLiteral(value: unknown, depth = 0): boolean {
+  if (value === NON_LITERAL || value instanceof NestedCall) return true;
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((v) => hasNonLiteral(v, depth + 1));
+  return Object.values(value).some((v) => hasNonLiteral(v, depth + 1));
 }

@@ -19,6 +19,11 @@ export interface ToolCallExample {
   notation: Notation;
   /** 0-based offsets of the whole block (fence or opening tag to closing tag) in the text. */
   range: { start: number; end: number };
+  /**
+   * A call written in code with expressions for some arguments: the keys left out of
+   * `arguments` (`*`: unknown keys may be missing). They are not required when it is checked.
+   */
+  unread?: string[];
   /** 1-based line and column of `range.start`. */
   line: number;
   column: number;

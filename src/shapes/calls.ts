@@ -109,7 +109,7 @@ const callBlockTypes = new Set(['tool_use', 'function', 'function_call', 'tool_c
  * message parts `tool-<name>` (the tool's name in the type; `tool-result` and the like are not calls).
  */
 function callBlockType(type: string, item: Obj): boolean {
-  return callBlockTypes.has(type) || (type.startsWith('tool-') && Object.hasOwn(item, 'input') && !/^tool-(?:result|output|error|approval)/.test(type));
+  return callBlockTypes.has(type) || (type.startsWith('tool-') && Object.hasOwn(item, 'input') && !/^tool-(?:result|output|error|approval|input-(?:start|delta))/.test(type));
 }
 
 /** LangChain's stored message types (`{type: "ai", data: {...}}`, `message_to_dict`). */
@@ -310,7 +310,9 @@ class Reading {
         return { kind: 'calls', calls: [this.call(inv.toolName as string, 'args', inv.args, idOf(inv.toolCallId) ?? id)] };
       }
       if (callBlockType(value.type, value) && value.type.length > 'tool-'.length && !callBlockTypes.has(value.type)) {
-        return { kind: 'calls', calls: [this.call(value.type.slice('tool-'.length), 'input', value.input, id)] };
+        // The UI stream's `{type: "tool-input-available", toolName, input}` names its tool; a UI part `tool-<name>` names it in the type.
+        const named = typeof value.toolName === 'string' && value.toolName !== '' ? value.toolName : value.type.slice('tool-'.length);
+        return { kind: 'calls', calls: [this.call(named, 'input', value.input, id)] };
       }
     }
     if (value.type === 'tool_use') {

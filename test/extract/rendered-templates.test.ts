@@ -140,13 +140,17 @@ describe('call shapes of agent frameworks and protocols', () => {
     expect(found.diagnostics.map((d) => [d.ruleId, d.message.includes('argument `last`')])).toEqual([['example/unparseable', true]]);
   });
 
-  test("a code agent's call of a known tool whose value is assigned (smolagents' CodeAgent) is a call; of an unknown name, or with a variable for an argument, it is code", () => {
+  test("a code agent's call of a known tool whose value is assigned (smolagents' CodeAgent) is a call; of an unknown name it is code; a variable for an argument is left out of it", () => {
     const tools = normalizeTools([{ name: 'web_search', input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }]);
     const text = '<code>\npages = web_search(query="1979 interview Stanislaus Ulam")\nprint(pages)\nrows = load_table(name="x")\nmore = web_search(query=topic)\nok == web_search(query="no")\n</code>\n';
     expect(calls(text, tools)).toEqual([['web_search', { query: '1979 interview Stanislaus Ulam' }, 2]]);
     // In the `py` fence smolagents' older prompts write: the same calls, and code stays code.
     const fenced = '```py\nresults = []\npages = web_search(query="Ulam")  # search first\nfor q in ["a", "b"]:\n    results.append(web_search(query=q))\nif = web_search(query="no")\nprint(pages)\n```<end_code>\n';
-    expect(calls(fenced, tools)).toEqual([['web_search', { query: 'Ulam' }, 3]]);
+    // A call with a variable for its argument is read, that argument left out (and not required when checked).
+    expect(calls(fenced, tools)).toEqual([
+      ['web_search', { query: 'Ulam' }, 3],
+      ['web_search', {}, 5],
+    ]);
     expect(calls(fenced)).toEqual([]);
   });
 
