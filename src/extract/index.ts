@@ -27,6 +27,7 @@ import { isParseFailure, type NotationContext, type NotationDefinition, type Not
 import { readJsonSequence } from './json.js';
 import { builtInNotations, tokenNotations } from './notations/index.js';
 import { codeCallNotation } from './notations/code-call.js';
+import { cohereNotation } from './notations/cohere.js';
 import { sdkReprNotation } from './notations/sdk-repr.js';
 import { jsonBody } from './notations/json.js';
 import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
@@ -62,8 +63,8 @@ const jsonFences = new Set(['json', 'jsonc', 'json5', 'jsonl', 'ndjson']);
 const pythonFences = new Set(['python', 'py', 'python3']);
 // A markdown fence is read as markdown: the fences it shows are fences.
 const markdownFences = new Set(['markdown', 'md']);
-/** What is read in code: calls of the prompt's tools, and SDK objects that hold a call. */
-const codeNotations: readonly NotationDefinition[] = [sdkReprNotation, codeCallNotation];
+/** What is read in code: calls of the prompt's tools, SDK objects that hold a call, and Cohere's action block (its tokens say what it is in any fence). */
+const codeNotations: readonly NotationDefinition[] = [cohereNotation, sdkReprNotation, codeCallNotation];
 const proseFences = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'xml', 'html', 'prompt', 'chat', 'transcript', 'conversation', 'example', 'output', 'console', 'handlebars', 'hbs', 'mustache', 'jinja', 'jinja2', 'j2', 'liquid']);
 
 /** A string to scan and where each of its offsets is in the original text. */
@@ -540,6 +541,8 @@ function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
     return jsonFence(ex, src, block, true);
   }
   if (jsonFences.has(f.lang)) {
+    // Markup in a `json` fence (Cohere's `<|START_ACTION|>` around the JSON): read like prose, as the tags say.
+    if (f.value.trimStart().startsWith('<')) return scan(ex, src);
     if (!f.closed) block.where = `the unclosed \`${f.lang}\` fence`;
     return jsonFence(ex, src, block, false);
   }

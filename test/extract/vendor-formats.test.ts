@@ -168,7 +168,7 @@ describe('Cohere action blocks', () => {
 
   test('read the same in prose and in every fence, each call at its own line', () => {
     expect(read(`Example:\n\n${block}\n`)).toEqual({ calls: expected(4), findings: [] });
-    for (const lang of ['', 'text', 'xml', 'markdown', 'tool_call']) {
+    for (const lang of ['', 'text', 'xml', 'markdown', 'tool_call', 'json', 'python', 'js']) {
       expect([lang, read(`Example:\n\n\`\`\`${lang}\n${block}\n\`\`\`\n`)]).toEqual([lang, { calls: expected(5), findings: [] }]);
     }
   });
