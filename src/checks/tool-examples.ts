@@ -115,6 +115,11 @@ function textPlace(tool: ToolSpec, places: { file: string; at: LineColumn; lines
   return { file: places.file, line: line[0], column: Math.max(1, line[1] + at.column - 1) };
 }
 
+/** Where in the description a parse stopped: its column on the object's first line, else its line too. */
+function where(at: { line: number; column: number }, first: number): string {
+  return at.line === first ? `column ${at.column}` : `line ${at.line}, column ${at.column}`;
+}
+
 /**
  * JSON objects at the start of a line of `tool`'s description that write its arguments: keys
  * of its own properties, not a call (no tool name). One that does not parse is reported as
@@ -131,22 +136,24 @@ function argumentObjects(tool: ToolSpec, text: string, covered: ReadonlyArray<{ 
   for (let m = start.exec(text); m !== null; m = start.exec(text)) {
     const at = m.index + m[0].length - 1;
     if (covered.some((r) => at >= r.start && at < r.end)) continue;
-    const lineEnd = text.indexOf('\n', at);
-    const line = text.slice(at, lineEnd < 0 ? text.length : lineEnd);
-    // The object names one of the tool's properties as a key: it writes this tool's arguments.
-    const keys = [...line.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((k) => k[1]!);
-    if (!keys.some((k) => names.has(k)) || looksLikeCall(line)) continue;
     const read = readJson(text, at);
+    // What the object spans: to its end, or (unparseable) to the next blank line.
+    const blank = text.slice(at).search(/\n[ \t]*\n/);
+    const segment = text.slice(at, read.ok ? read.end : blank < 0 ? text.length : at + blank);
+    // Its keys are mostly the tool's own properties: it writes this tool's arguments (a renamed
+    // one among them is drift to report). A result or a schema shown in the wording is not.
+    const keys = read.ok ? (isRecord(read.value) ? Object.keys(read.value) : []) : [...segment.matchAll(/"((?:[^"\\]|\\.)*)"\s*:/g)].map((k) => k[1]!);
+    const own = keys.filter((k) => names.has(k)).length;
+    if (own === 0 || own * 2 < keys.length || looksLikeCall(segment)) continue;
     const { line: l, column } = lines.at(at);
     if (!read.ok) {
       diagnostics.push(report(exampleRules.unparseable, {
         offset: at, line: l, column, tool: tool.name,
-        message: `${read.message.replace(/^Unexpected (.*?), expected/, `Unexpected $1 in the JSON arguments of \`${tool.name}\` at column ${lines.at(read.offset).column}, expected`)}`,
+        message: read.message.replace(/^Unexpected (.*?), expected/, `Unexpected $1 in the JSON arguments of \`${tool.name}\` at ${where(lines.at(read.offset), l)}, expected`),
         fix: `Write the example as JSON the tool's arguments parse from: escape a backslash as \`\\\\\` (\`"function\\\\s+\\\\w+"\`), quote every key`,
       }));
       continue;
     }
-    if (!isRecord(read.value)) continue;
     examples.push({ name: tool.name, arguments: read.value, notation: 'description-arguments', range: { start: at, end: read.end }, line: l, column });
     start.lastIndex = read.end;
   }

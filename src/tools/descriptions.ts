@@ -4,7 +4,7 @@ import { InputError } from '../util/errors.js';
 import { didYouMean } from '../util/suggest.js';
 import { isRecord, own } from '../util/values.js';
 import { locate, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
-import { findTextLines } from './text-places.js';
+import { TextSearch } from './text-places.js';
 import type { DescriptionPlaces, JsonSchemaObject, LineColumn, TextPlaces, ToolSpec } from './types.js';
 
 export const descriptionRules = defineRules('config', {
@@ -41,9 +41,10 @@ function valueNode(doc: YamlDocument, path: readonly string[]): YamlNodePosition
 }
 
 /** Where each line of a description written in the YAML mapping is, for findings inside it. */
-function yamlText(doc: YamlDocument, path: readonly string[], text: string, at: LineColumn): TextPlaces {
+function yamlText(doc: YamlDocument, search: () => TextSearch, path: readonly string[], text: string, at: LineColumn): TextPlaces {
   const node = valueNode(doc, path);
-  return { file: doc.file, at, lines: node === undefined ? new Map() : findTextLines(doc.text, text, node.start, doc.lines) };
+  // Only wording that can hold a call is looked for line by line.
+  return { file: doc.file, at, lines: node === undefined || !/[{[<(]/.test(text) ? new Map() : search().textLines(text, node.start) };
 }
 
 /**
@@ -65,6 +66,8 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out = new Map<string, ToolSpec>();
   const pair = (p: { line: number; column: number } | undefined): LineColumn | undefined => (p === undefined ? undefined : [p.line, p.column]);
+  let prepared: TextSearch | undefined;
+  const search = (): TextSearch => (prepared ??= new TextSearch(doc.text, doc.lines));
   for (const [name, entry] of Object.entries(mapping)) {
     const at = locate(doc, [name]);
     // Where the tool's wording is written, for findings about a description to point at.
@@ -81,7 +84,7 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
     const texts = new Map(tool.origin.texts ?? []);
     if (typeof entry === 'string') {
       places.description = places.entry;
-      texts.set('', yamlText(doc, [name], entry, places.entry));
+      texts.set('', yamlText(doc, search, [name], entry, places.entry));
       out.set(name, { ...tool, description: entry, origin: { ...tool.origin, descriptions: places, texts } });
       continue;
     }
@@ -96,7 +99,7 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
       next.description = description.trimEnd();
       const key = locate(doc, [name, 'description']);
       if (key !== undefined) places.description = [key.line, key.column];
-      texts.set('', yamlText(doc, [name, 'description'], next.description, places.description ?? places.entry));
+      texts.set('', yamlText(doc, search, [name, 'description'], next.description, places.description ?? places.entry));
     }
     const parameters = own(entry, 'parameters');
     if (parameters !== undefined && parameters !== null && !isRecord(parameters)) {
@@ -116,7 +119,7 @@ export function applyDescriptions(tools: readonly ToolSpec[], doc: YamlDocument)
         if (typeof text !== 'string') throw new InputError('config/invalid', `Expected the description of \`${name}.${param}\` to be a string`, { file: doc.file, ...(pat ?? {}) });
         target.node.description = text.trimEnd();
         if (pat !== undefined) (places.parameters ??= new Map()).set(param, [pat.line, pat.column]);
-        texts.set(target.pointer, yamlText(doc, [name, 'parameters', param], text.trimEnd(), pat === undefined ? places.entry : [pat.line, pat.column]));
+        texts.set(target.pointer, yamlText(doc, search, [name, 'parameters', param], text.trimEnd(), pat === undefined ? places.entry : [pat.line, pat.column]));
       }
     }
     out.set(name, next);

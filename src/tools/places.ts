@@ -13,7 +13,7 @@ import { LineIndex } from '../util/lines.js';
 import { isRecord } from '../util/values.js';
 import { jsonPositions, type JsonNodePosition } from './json-positions.js';
 import { normalizeTools } from './normalize.js';
-import { findTextLines, jsonStringLines, parameterDescriptions } from './text-places.js';
+import { jsonStringLines, parameterDescriptions, TextSearch } from './text-places.js';
 import type { LineColumn, TextPlaces, ToolSpec } from './types.js';
 
 /**
@@ -110,7 +110,8 @@ function placeJsonExtras(tool: ToolSpec, text: string, positions: Map<string, Js
  * Where a tool defined in a module writes its example inputs (the line of each, found in the
  * `inputExamples` or `input_examples` list after its name) and the lines of its descriptions.
  */
-function placeModuleExtras(tool: ToolSpec, text: string, nameAt: number, end: number, lines: LineIndex, file: string): void {
+function placeModuleExtras(tool: ToolSpec, search: TextSearch, nameAt: number, end: number, file: string): void {
+  const { raw: text, lines } = search;
   if (tool.inputExamples && tool.inputExamples.length > 0) {
     const list = /\binput_?[eE]xamples\b['"]?\s*:\s*\[/g;
     list.lastIndex = nameAt;
@@ -133,9 +134,9 @@ function placeModuleExtras(tool: ToolSpec, text: string, nameAt: number, end: nu
   }
   const texts = new Map<string, TextPlaces>();
   const fallback: LineColumn = [tool.origin.line ?? 1, tool.origin.column ?? 1];
-  if (tool.description !== undefined) texts.set('', { file, at: fallback, lines: findTextLines(text, tool.description, 0, lines) });
+  if (tool.description !== undefined && MAY_HOLD.test(tool.description)) texts.set('', { file, at: fallback, lines: search.textLines(tool.description) });
   for (const { pointer, text: wording } of parameterDescriptions(tool.inputSchema)) {
-    if (MAY_HOLD.test(wording)) texts.set(pointer, { file, at: fallback, lines: findTextLines(text, wording, 0, lines) });
+    if (MAY_HOLD.test(wording)) texts.set(pointer, { file, at: fallback, lines: search.textLines(wording) });
   }
   if (texts.size > 0) tool.origin.texts = texts;
 }
@@ -348,10 +349,12 @@ export function placeModuleTools(tools: readonly ToolSpec[], configFile: string,
       });
       // A tool's definition runs to the next tool's name in the same file: its examples are looked for there.
       const ends = here.map(({ offset }) => here.reduce((end, other) => (other.offset > offset && other.offset < end ? other.offset : end), text.length));
+      // Prepared once for the file, only when a tool is defined in it.
+      const search = here.length > 0 ? new TextSearch(text, lines) : undefined;
       here.forEach(({ tool, offset }, i) => {
         const { line, column } = lines.at(offset);
         tool.origin = { ...tool.origin, file: display(file), line, column };
-        placeModuleExtras(tool, text, offset, ends[i]!, lines, display(file));
+        placeModuleExtras(tool, search!, offset, ends[i]!, display(file));
       });
     }
     pending = pending.filter((t) => t.origin.line === undefined);

@@ -39,51 +39,74 @@ export function jsonStringLines(text: string, start: number, lines: LineIndex): 
 }
 
 /**
- * The offset just past `needle` read at `i` in `raw`, the source text of a string literal
- * (JSON, JavaScript, YAML), or undefined when it is not there. An escaped character
- * (`\"`, `\\`, `` \` ``) matches the character it stands for.
+ * Finds the lines of a string value in the source text that writes it (a module, a YAML
+ * file), through the escapes of its literal: both sides are compared without backslashes,
+ * so `\\s` in a template literal, `\"` in a quoted string and a raw `\s` in YAML all match
+ * the value's `\s`. The text is prepared once per file and searched with `indexOf`.
  */
-function matchAt(raw: string, i: number, needle: string): number | undefined {
-  for (let j = 0; j < needle.length; j++) {
-    const d = needle[j]!;
-    if (raw[i] === d) {
-      i++;
-      continue;
+export class TextSearch {
+  private readonly bare: string;
+  /** The offset in the source of each character of `bare`. */
+  private readonly offsets: Int32Array;
+
+  constructor(
+    readonly raw: string,
+    readonly lines: LineIndex,
+  ) {
+    const offsets = new Int32Array(raw.length);
+    const parts: string[] = [];
+    let n = 0;
+    let from = 0;
+    for (let i = raw.indexOf('\\'); i >= 0; i = raw.indexOf('\\', i + 1)) {
+      for (let j = from; j < i; j++) offsets[n++] = j;
+      parts.push(raw.slice(from, i));
+      from = i + 1;
     }
-    if (raw[i] === '\\' && (raw[i + 1] === d || (d === '\t' && raw[i + 1] === 't'))) {
-      i += 2;
-      continue;
-    }
-    return undefined;
+    for (let j = from; j < raw.length; j++) offsets[n++] = j;
+    parts.push(raw.slice(from));
+    this.bare = parts.join('');
+    this.offsets = offsets;
   }
-  return i;
+
+  /**
+   * The place of each line of `value` that can hold a call, searching forward from the
+   * source offset `from`, line after line, as the text is written in order. A line not
+   * found has no place; the caller points at the description as a whole then.
+   */
+  textLines(value: string, from = 0): Map<number, LineColumn> {
+    const out = new Map<number, LineColumn>();
+    const start = this.bareOffset(from);
+    let cursor = start;
+    value.split('\n').forEach((line, k) => {
+      const needle = line.trim().replaceAll('\\', '');
+      if (needle.length < MIN_LINE_TEXT || !MAY_HOLD_A_CALL.test(needle)) return;
+      let at = this.bare.indexOf(needle, cursor);
+      if (at < 0 && cursor > start) at = this.bare.indexOf(needle, start);
+      if (at < 0) return;
+      cursor = at + 1;
+      const { line: l, column } = this.lines.at(this.offsets[at]!);
+      // Where the line's text begins in the value: a finding's column inside the line counts from its first character.
+      out.set(k, [l, column - (line.length - line.trimStart().length)]);
+    });
+    return out;
+  }
+
+  /** The first character of `bare` at or after the source offset `offset`. */
+  private bareOffset(offset: number): number {
+    let lo = 0;
+    let hi = this.bare.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.offsets[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
 }
 
-function find(raw: string, needle: string, from: number): number | undefined {
-  for (let i = from; i < raw.length; i++) if (matchAt(raw, i, needle) !== undefined) return i;
-  return undefined;
-}
-
-/**
- * The place of each line of `value` that can hold a call, found by its text in `raw` (a
- * module or YAML file that writes the string), searching forward from `from` line after
- * line, as the text is written in order. A line not found has no place; the caller points
- * at the description as a whole then.
- */
+/** The place of each line of `value` in `raw` from `from` (see TextSearch), for one value; several values of one file share a TextSearch. */
 export function findTextLines(raw: string, value: string, from: number, lines: LineIndex): Map<number, LineColumn> {
-  const out = new Map<number, LineColumn>();
-  let cursor = from;
-  value.split('\n').forEach((line, k) => {
-    const needle = line.trim();
-    if (needle.length < MIN_LINE_TEXT || !MAY_HOLD_A_CALL.test(needle)) return;
-    const at = find(raw, needle, cursor) ?? (cursor > from ? find(raw, needle, from) : undefined);
-    if (at === undefined) return;
-    cursor = at + 1;
-    const { line: l, column } = lines.at(at);
-    // Where the line's text begins in the value: a finding's column inside the line counts from its first character.
-    out.set(k, [l, column - (line.length - line.trimStart().length)]);
-  });
-  return out;
+  return new TextSearch(raw, lines).textLines(value, from);
 }
 
 /**

@@ -78,3 +78,13 @@ test("a parameter's description is read too, and a call of another tool is check
   const unknown = checkToolExamples(described('Use after <tool_call>{"name": "find_files", "arguments": {"path": "."}}</tool_call>'));
   expect(unknown.map((d) => d.ruleId)).toContain('example/unknown-tool');
 });
+
+test('an arguments object over several lines is read whole; one whose keys are mostly not the tool’s (a result shown) is not read', () => {
+  const multi = checkToolExamples(described('Example:\n{\n  "path": "src",\n  "regex": "x",\n  "max_results": "ten"\n}'));
+  expect(multi.map((d) => [d.ruleId, d.instancePath])).toEqual([['example/invalid-arguments', '/max_results']]);
+  expect(multi[0]!.message).toContain('line 2 of it');
+  expect(checkToolExamples(described('Returns:\n{ "path": "src/a.ts", "line": 3, "text": "TODO", "context": [] }'))).toEqual([]);
+  // A parameter renamed in the schema and not in the example: half its keys are the tool's, so it is read, and rejected only where the schema closes the object.
+  const renamed = tools([{ name: 'search_files', description: 'Example:\n{ "path": ".", "pattern": "TODO" }', input_schema: { ...search, additionalProperties: false } }]);
+  expect(checkToolExamples(renamed).map((d) => d.ruleId)).toEqual(['example/invalid-arguments', 'example/invalid-arguments']);
+});
