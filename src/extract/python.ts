@@ -510,3 +510,17 @@ export function hasNonLiteral(value: unknown, depth = 0): boolean {
   if (Array.isArray(value)) return value.some((v) => hasNonLiteral(v, depth + 1));
   return Object.values(value).some((v) => hasNonLiteral(v, depth + 1));
 }
+
+/** A value in code (a JS object literal, a Python dict) starting at `start`, read as `readCodeCall` reads arguments. */
+export function readCodeValue(text: string, start: number, limit = Infinity): { ok: true; value: unknown; end: number } | { ok: false; offset: number; message: string } {
+  const reader = new PythonReader(text, start);
+  reader.code = true;
+  reader.words = lenientWords;
+  reader.limit = limit;
+  try {
+    const value = reader.value(0);
+    return { ok: true, value, end: reader.i };
+  } catch (error) {
+    return { ok: false, offset: error instanceof ReadError ? error.offset : reader.i, message: error instanceof ReadError ? error.message : String((error as Error)?.message ?? error) };
+  }
+}

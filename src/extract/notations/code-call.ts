@@ -14,7 +14,9 @@
  *   call can be, except where the name is defined (`def x(`, `function x(`, `x(a: str) ->`) or
  *   commented out, or is a member of something other than `tools`, `default_api`, `functions`;
  * - in prose (`proseCodeCallNotation`), only as a statement: alone on its line, after
- *   `await`, `return`, an assignment or `print(`, ending its line (or with `;`).
+ *   `await`, `return`, an assignment or `print(`, ending its line (or with `;`), and only with
+ *   literal arguments: a code agent's step in a transcript (`final_answer(image)`) passes
+ *   values it computed, which is no example; the coverage scan reports it as not checked.
  */
 import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
 import { type PythonCall, readCodeCall } from '../python.js';
@@ -32,6 +34,8 @@ interface CodeCallMatch {
 
 const qualifiers = new Set(['tools', 'default_api', 'functions']);
 const trigger = /(?<![\w$.])(?:([A-Za-z_$][\w$]*)[ \t]*\.[ \t]*)?([A-Za-z_$][\w$]*)[ \t]*\(/g;
+// In prose the name touches its bracket: `- search (to look things up)` is a sentence.
+const proseTrigger = /(?<![\w$.])(?:([A-Za-z_$][\w$]*)[ \t]*\.[ \t]*)?([A-Za-z_$][\w$]*)\(/g;
 // What before a name makes it a definition, not a call.
 const definition = /(?:^|[^\w$])(?:def|function|class|fn|func|async function|interface|type)[ \t]+$/;
 // In prose: what may come before a call that stands as a statement.
@@ -71,8 +75,9 @@ function makeCodeCall(inCode: boolean) {
     description: inCode ? 'a call of a known tool in code: `x = tool(a=1)`, `await tools.tool({ a: 1 })`' : 'a call of a known tool written as a statement in prose',
     *find(text, context) {
       if (context.tools.size === 0) return;
-      trigger.lastIndex = 0;
-      for (let m = trigger.exec(text); m; m = trigger.exec(text)) {
+      const re = inCode ? trigger : proseTrigger;
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
         // A tool may be named with a dot (`uber.ride`); otherwise the qualifier must say the name is a tool's.
         const dotted = m[1] !== undefined && context.tools.has(`${m[1]}.${m[2]}`);
         const qualifier = dotted ? undefined : m[1];
@@ -100,13 +105,17 @@ function makeCodeCall(inCode: boolean) {
         }
         const start = qualifier === undefined ? at : m.index;
         yield { start, end: r.end, where: `\`${name}(...)\` call`, name, call: r.calls[0]! };
-        trigger.lastIndex = r.end;
+        re.lastIndex = r.end;
       }
     },
     parse(match, context): ParseResult {
       const { value, unread } = codeArguments(match.call, context.tools.get(match.name));
+      const partial = unread.length > 0 || match.call.spread === true;
+      // In prose a call with a variable for an argument is a code agent's step, not an example to
+      // copy (`final_answer(image)`): not taken, so the coverage scan says it is not checked.
+      if (partial && !inCode) return undefined;
       const call: ParsedCall = { name: match.name, arguments: value };
-      if (unread.length > 0 || match.call.spread) call.unread = match.call.spread ? [...unread, '*'] : unread;
+      if (partial) call.unread = match.call.spread ? [...unread, '*'] : unread;
       return [call];
     },
   });

@@ -7,7 +7,8 @@ import { coerceParameter } from '../coerce.js';
 import { offsetOf, readJson, readJsonSequence, type ReadResult } from '../json.js';
 import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
 import { isPlaceholderName, placeholderInCall } from '../placeholder.js';
-import { readPythonLiteral } from '../python.js';
+import { readCodeValue, readPythonLiteral } from '../python.js';
+import { plain, shapeCalls } from './sdk-repr.js';
 import { callsFromValue, looksLikeCall, type RawCall } from '../../shapes/calls.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -152,6 +153,12 @@ export const jsonNotation = defineNotation<JsonMatch>({
           i = py.end;
           continue;
         }
+        // A printed value holding objects (`{'messages': [AIMessage(content='', ...)]}`) is code
+        // where a literal was expected: what is inside is read by the notations of code, not as a broken call.
+        if (/^[A-Za-z_][\w.]*[ \t]*\(/.test(text.slice(py.offset, py.offset + 100))) {
+          i = at + 1;
+          continue;
+        }
       }
       const end = context.paragraphEnd(at);
       const span = text.slice(at, Math.min(end, at + 4000));
@@ -175,3 +182,47 @@ export const jsonNotation = defineNotation<JsonMatch>({
     return located(callsIn([value], false, context), 0);
   },
 });
+
+interface ObjectMatch {
+  start: number;
+  end: number;
+  where: string;
+  value: unknown;
+}
+
+/**
+ * Object literals of a call shape written in code, with bare keys, single quotes and trailing
+ * commas: the AI SDK's message part `{ type: 'tool-call', toolCallId: '1', toolName: 'x',
+ * input: { a: 1 } }` (`args` in older versions), `{ tool: 'x', tool_input: {...} }`, a
+ * request's `messages: [...]` holding them. A key whose value is an expression (a variable) is
+ * left out of the arguments and listed in `unread`. Definitions (a `description`, a schema) are
+ * no calls, and any other object is data: read whole, so nothing inside is taken for a call.
+ */
+function makeObjectNotation(inCode: boolean) {
+  // In prose only bare keys (quoted ones are JSON, read above); in code both.
+  const objectTrigger = inCode ? /\{[ \t\r\n]*(?:[A-Za-z_$][\w$]*|"[^"\n]*"|'[^'\n]*')[ \t]*:/g : /\{[ \t\r\n]*[A-Za-z_$][\w$]*[ \t]*:/g;
+  return defineNotation<ObjectMatch>({
+    name: 'js-object',
+    description: 'an object literal of a call shape in code: `{ type: \'tool-call\', toolName: \'x\', input: { a: 1 } }`',
+    *find(text) {
+      objectTrigger.lastIndex = 0;
+      for (let m = objectTrigger.exec(text); m; m = objectTrigger.exec(text)) {
+        const read = readCodeValue(text, m.index);
+        if (!read.ok) continue;
+        yield { start: m.index, end: read.end, where: 'object literal', value: read.value };
+        objectTrigger.lastIndex = read.end;
+      }
+    },
+    parse(match): ParseResult {
+      const value = plain(match.value);
+      const shape = callsFromValue(value);
+      if (shape.kind === 'error' || shape.kind !== 'calls') return [];
+      return shapeCalls(value, match.start);
+    },
+  });
+}
+
+/** Call-shaped object literals in code fences. */
+export const codeObjectNotation = makeObjectNotation(true);
+/** Call-shaped object literals with bare keys in prose (a TypeScript message list pasted as text). */
+export const proseObjectNotation = makeObjectNotation(false);

@@ -13,6 +13,7 @@ import type { ToolSpec } from '../../tools/types.js';
 import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
 import { isPlaceholderName } from '../placeholder.js';
 import { type PythonCall, type PythonResult, readPythonCall, readPythonCalls } from '../python.js';
+import { sdkClassOf } from './sdk-repr.js';
 
 export const pythonBuiltins = new Set(
   'abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip'.split(
@@ -63,6 +64,8 @@ function endsStatement(text: string, end: number): boolean {
 
 function counts(calls: readonly PythonCall[], context: NotationContext, sawKeyword: boolean): boolean {
   if (calls.some((c) => pythonBuiltins.has(c.name) && !context.tools.has(c.name))) return false;
+  // `[FunctionCall(id=..., name='x')]`: an SDK's objects, whose calls the `sdk-repr` notation reads.
+  if (calls.some((c) => sdkClassOf(c.name) !== undefined && !context.tools.has(c.name))) return false;
   if (context.tools.size === 0) return true;
   return calls.some((c) => context.tools.has(c.name)) || sawKeyword;
 }

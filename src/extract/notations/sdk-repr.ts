@@ -14,7 +14,7 @@
  * (`ToolReturnPart`, `FunctionExecutionResult`, `ToolMessage`...) is read too, so that no
  * other notation takes it for a call, and holds none.
  */
-import { offsetOf, readJson } from '../json.js';
+import { noteOffset, offsetOf, readJson } from '../json.js';
 import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
 import { hasNonLiteral, NestedCall, NON_LITERAL, type PythonCall, readCodeCall, SPREAD_KEY } from '../python.js';
 import { callsFromValue } from '../../shapes/calls.js';
@@ -112,17 +112,37 @@ export function literalArguments(value: unknown): { value: unknown; unread: stri
   return { value: out, unread };
 }
 
-/** Plain data for a shape reading: expressions and calls inside dropped. */
-function plain(value: unknown, depth = 0): unknown {
+/** Objects `plain` left keys out of: the keys (`*` for a spread, or for something left out further in). */
+const leftOut = new WeakMap<object, string[]>();
+
+/**
+ * Plain data for a shape reading: expressions and calls inside dropped. Each object keeps the
+ * place it was read from (`offsetOf`), and what it lost is kept (`unreadOf`).
+ */
+export function plain(value: unknown, depth = 0): unknown {
   if (value === NON_LITERAL || value instanceof NestedCall || depth > 64) return undefined;
   if (Array.isArray(value)) return value.map((v) => plain(v, depth + 1)).filter((v) => v !== undefined);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
+  const lost: string[] = [];
   for (const [k, v] of Object.entries(value)) {
     const p = plain(v, depth + 1);
-    if (k !== SPREAD_KEY && p !== undefined) Object.defineProperty(out, k, { value: p, enumerable: true, writable: true, configurable: true });
+    if (k === SPREAD_KEY) lost.push('*');
+    else if (p === undefined) lost.push(k);
+    else {
+      Object.defineProperty(out, k, { value: p, enumerable: true, writable: true, configurable: true });
+      if (typeof p === 'object' && p !== null && (leftOut.has(p) || (Array.isArray(p) && (p.length !== (v as unknown[]).length || p.some((x) => typeof x === 'object' && x !== null && leftOut.has(x)))))) lost.push('*');
+    }
   }
+  if (lost.length > 0) leftOut.set(out, lost);
+  const at = offsetOf(value);
+  if (at !== undefined) noteOffset(out, at);
   return out;
+}
+
+/** What `plain` left out of an object it made: keys whose values were expressions (`*`: unknown keys too). */
+export function unreadOf(value: unknown): string[] | undefined {
+  return typeof value === 'object' && value !== null ? leftOut.get(value) : undefined;
 }
 
 type Read = ParsedCall[] | { error: string; tool?: string };
@@ -187,11 +207,16 @@ function fromNameAndArgs(call: PythonCall, nameSpot: SdkClass['name'], argsSpot:
 }
 
 /** A dict inside an SDK object (`{'name': 'x', 'args': {...}}`, an OpenAI `tool_calls` list), read as the shapes of JSON calls are. */
-function shapeCalls(value: unknown, at: number): Read {
+export function shapeCalls(value: unknown, at: number): Read {
   const shape = callsFromValue(value);
   if (shape.kind === 'error') return shape.name === undefined ? { error: shape.message } : { error: shape.message, tool: shape.name };
   if (shape.kind !== 'calls') return [];
-  return shape.calls.map((c) => ({ name: c.name, arguments: c.arguments ?? {}, at }));
+  return shape.calls.map((c) => {
+    const call: ParsedCall = { name: c.name, arguments: c.arguments ?? {}, at: offsetOf(c.source) ?? at };
+    const unread = unreadOf(c.arguments);
+    if (unread !== undefined) call.unread = unread;
+    return call;
+  });
 }
 
 export const sdkReprNotation = defineNotation<SdkMatch>({
