@@ -508,7 +508,13 @@ function continueToolFence(ex: Extraction, src: Source, block: BlockPlace): void
     Object.defineProperty(args, arg[1]!, { value: coerceParameter(raw, Object.hasOwn(props, arg[1]!) ? props[arg[1]!] : undefined), enumerable: true, writable: true, configurable: true });
     i = end;
   }
-  record(ex, src, 'continue-tool', [{ name, arguments: args, at }], block, { start: 0, end: src.text.length });
+  // The format has no placeholder syntax: a value between BEGIN_ARG and END_ARG is the text the model
+  // copies (Continue's own `path/to/the_file.txt` for read_file). Only a placeholder tool name and
+  // unrendered template text make the fence a format description.
+  const p = placeholderInCall(name, args);
+  if (p !== undefined && (p.unrendered || isPlaceholderName(name))) return record(ex, src, 'continue-tool', [{ name, arguments: args, at }], block, { start: 0, end: src.text.length });
+  ex.findingSpans.push({ start: block.start, end: Math.max(block.end, block.start + 1) });
+  ex.example({ name, arguments: args }, 'continue-tool', { ...block, start: src.map(at) });
 }
 
 function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {

@@ -182,3 +182,25 @@ describe('Cohere action blocks', () => {
     expect(drift(`Example:\n\n${block.replace('"location"', '"city"')}\n`)).toEqual([['get_weather', 5]]);
   });
 });
+
+describe("Continue's `tool` fences", () => {
+  const continueTools = normalizeTools([{ name: 'read_file', parameters: { type: 'object', properties: { filepath: { type: 'string' } }, required: ['filepath'] } }], 'tools.json');
+  const fence = (name: string, key: string, value: string) => `\`\`\`tool\nTOOL_NAME: ${name}\nBEGIN_ARG: ${key}\n${value}\nEND_ARG\n\`\`\``;
+
+  test("Continue's own example for a tool is read: its values are text, never placeholders", () => {
+    const text = `To read a file located at 'path/to/file.txt', you would respond with this:\n\n${fence('read_file', 'filepath', 'path/to/the_file.txt')}\n`;
+    const { examples, diagnostics } = extractToolCalls(text, { tools: continueTools });
+    expect([examples.map((e) => [e.name, e.arguments, e.notation, e.line]), diagnostics]).toEqual([[['read_file', { filepath: 'path/to/the_file.txt' }, 'continue-tool', 4]], []]);
+  });
+
+  test('a made-up tool name and unrendered template text are still format descriptions', () => {
+    const text = `${fence('example_tool', 'arg_1', 'The value\nof arg 1')}\n\n${fence('read_file', 'filepath', '{{ path }}')}\n`;
+    const { examples, diagnostics } = extractToolCalls(text, { tools: continueTools });
+    expect([examples, diagnostics.map((d) => [d.ruleId, d.line, d.actual])]).toEqual([[], [['example/placeholder', 1, 'example_tool'], ['example/placeholder', 9, '{{ path }}']]]);
+  });
+
+  test('a drift in the example is caught at its TOOL_NAME line', () => {
+    const { examples } = extractToolCalls(`x\n\n${fence('read_file', 'path', 'path/to/the_file.txt')}`, { tools: continueTools });
+    expect(checkExamples(examples, continueTools).filter((d) => d.ruleId === 'example/invalid-arguments').map((d) => [d.tool, d.line])).toEqual([['read_file', 4]]);
+  });
+});
