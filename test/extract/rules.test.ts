@@ -42,7 +42,7 @@ const drift: Record<keyof typeof exampleRules, () => ReturnType<typeof run>> = {
   'unknown-tool': () => run(call({ city: 'Oslo' }, 'get_wether')),
   unparseable: () => run('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}\n</tool_call>\n'),
   'notation-failed': () => extractToolCalls('CALL get_weather\n', { notations: [defineNotation({ name: 'house-call', find: (text: string) => [{ start: 0, end: text.length }], parse: () => 'get_weather' as never })] }).diagnostics,
-  'unread-call': () => run('To see the forecast, write <get_weather city="Oslo" />.\n'),
+  'unread-call': () => run('To see the forecast, write <get_weather>Oslo</get_weather>.\n'),
   coverage: () => checkRenderedExamples({ prompt: 'p', case: 'c', text: call({ city: 'Oslo' }), tools, sourceMap: { locate: () => undefined } } as unknown as RenderedCase),
   'not-json': () => run("<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Oslo'}}\n</tool_call>\n"),
   placeholder: () => run('<tool_call>\n{"name": "$FUNCTION_NAME", "arguments": {}}\n</tool_call>\n'),

@@ -18,11 +18,13 @@ import { hermesNotation } from './hermes.js';
 import { jsonNotation } from './json.js';
 import { kimiNotation } from './kimi.js';
 import { lfmNotation } from './lfm.js';
+import { messageHistoryNotation } from './message-history.js';
 import { mistralNotation } from './mistral.js';
 import { pythonTagNotation } from './python-tag.js';
 import { pythonicNotation } from './pythonic.js';
 import { qwenAgentNotation } from './qwen-agent.js';
 import { reactNotation } from './react.js';
+import { tagAttributesNotation } from './tag-attributes.js';
 import { tagPerToolNotation } from './tag-per-tool.js';
 
 /**
@@ -49,7 +51,9 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   cohereNotation,
   dspyNotation,
   tagPerToolNotation,
+  tagAttributesNotation,
   pythonicNotation,
+  messageHistoryNotation,
   jsonNotation,
 ];
 
