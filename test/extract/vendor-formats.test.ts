@@ -204,3 +204,12 @@ describe("Continue's `tool` fences", () => {
     expect(checkExamples(examples, continueTools).filter((d) => d.ruleId === 'example/invalid-arguments').map((d) => [d.tool, d.line])).toEqual([['read_file', 4]]);
   });
 });
+
+describe('xLAM-style Python-repr message lists', () => {
+  const list = "[{'role': 'user', 'content': \"What's the weather in Oslo?\"}, {'role': 'assistant', 'content': None, 'tool_calls': [{'name': 'get_weather', 'arguments': {'location': 'Oslo', 'days': 2}}]}]";
+
+  test('read the same in prose and in text and python fences', () => {
+    expect(read(`Output:\n${list}\n`).calls).toEqual([['get_weather', { location: 'Oslo', days: 2 }, 2]]);
+    for (const lang of ['', 'text', 'python']) expect([lang, read(`Output:\n\n\`\`\`${lang}\n${list}\n\`\`\`\n`)]).toEqual([lang, { calls: [['get_weather', { location: 'Oslo', days: 2 }, 4]], findings: [] }]);
+  });
+});
