@@ -29,6 +29,8 @@ import { builtInNotations, tokenNotations } from './notations/index.js';
 import { codeCallNotation } from './notations/code-call.js';
 import { cohereNotation } from './notations/cohere.js';
 import { sdkReprNotation } from './notations/sdk-repr.js';
+import { codeObjectNotation } from './notations/json.js';
+import { escapedStrings } from './notations/escaped.js';
 import { jsonBody } from './notations/json.js';
 import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
 import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
@@ -64,7 +66,9 @@ const pythonFences = new Set(['python', 'py', 'python3']);
 // A markdown fence is read as markdown: the fences it shows are fences.
 const markdownFences = new Set(['markdown', 'md']);
 /** What is read in code: calls of the prompt's tools, SDK objects that hold a call, and Cohere's action block (its tokens say what it is in any fence). */
-const codeNotations: readonly NotationDefinition[] = [cohereNotation, sdkReprNotation, codeCallNotation];
+const codeNotations: readonly NotationDefinition[] = [cohereNotation, sdkReprNotation, codeCallNotation, codeObjectNotation];
+// Diagrams and markup name tools in labels (`Agent ->> LLM: roll_dice()`): no code is run there.
+const diagramFences = new Set(['mermaid', 'mmd', 'plantuml', 'puml', 'dot', 'graphviz', 'd2']);
 const proseFences = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'xml', 'html', 'prompt', 'chat', 'transcript', 'conversation', 'example', 'output', 'console', 'handlebars', 'hbs', 'mustache', 'jinja', 'jinja2', 'j2', 'liquid']);
 
 /** A string to scan and where each of its offsets is in the original text. */
@@ -73,6 +77,8 @@ interface Source {
   map(offset: number): number;
   /** Offsets of blank lines, built on first use: a broken block ends at the next one. */
   blanks?: number[];
+  /** How many JSON strings deep this text was decoded from (see `readEscaped`). */
+  escaped?: number;
 }
 
 interface BlockPlace {
@@ -375,6 +381,7 @@ function customParse(ex: Extraction, src: Source, c: Candidate, context: Notatio
  * `only` the notations that read code, over a code fence.
  */
 function scan(ex: Extraction, src: Source, only?: readonly NotationDefinition[]): void {
+  if (only === undefined && !ex.tokenPass) src = readEscaped(ex, src);
   const context = contextOf(ex, src);
   const candidates: Candidate[] = [];
   (only ?? ex.notations).forEach((notation, order) => {
@@ -401,8 +408,35 @@ function scan(ex: Extraction, src: Source, only?: readonly NotationDefinition[])
   }
 }
 
+/**
+ * Calls escaped inside JSON strings of `src` (notations/escaped.ts): each string is decoded and
+ * read like prose, its offsets mapped to the text. A string where something was read is blanked
+ * (same length) in the text returned, so the value around it still parses and the escaped text
+ * is not read again as it is written. Three strings deep at most.
+ */
+function readEscaped(ex: Extraction, src: Source): Source {
+  const depth = src.escaped ?? 0;
+  if (depth >= 3) return src;
+  let text: string | undefined;
+  let from = 0;
+  let out = '';
+  for (const s of escapedStrings(src.text)) {
+    if (ex.isClaimed(src.map(s.start))) continue;
+    const before = ex.examples.length + ex.diagnostics.length;
+    const offsets = s.offsets;
+    scan(ex, { text: s.decoded, map: (o) => src.map(offsets[Math.min(Math.max(o, 0), offsets.length - 1)]!), escaped: depth + 1 });
+    if (ex.examples.length + ex.diagnostics.length === before) continue;
+    out += src.text.slice(from, s.start + 1) + ' '.repeat(s.end - s.start - 2);
+    from = s.end - 1;
+    text = out;
+  }
+  if (text === undefined) return src;
+  return { text: out + src.text.slice(from), map: src.map, escaped: depth };
+}
+
 /** A fence body that must be (or may be) JSON calls. */
 function jsonFence(ex: Extraction, src: Source, block: BlockPlace, mustBeCall: boolean): void {
+  src = readEscaped(ex, src);
   const result = jsonBody(src.text, 0, src.text.length, { mustBeCall, python: !mustBeCall, expectJson: true }, contextOf(ex, src));
   // A `json` fence that is not JSON (a transcript with `Action:` and a JSON blob): read like prose.
   if (!mustBeCall && isParseFailure(result) && result.tool === undefined && result.placeholder === undefined && !readJsonSequence(src.text).ok && !looksLikeOneBrokenValue(src.text)) {
@@ -574,7 +608,7 @@ function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
   if (markdownFences.has(f.lang) && depth < 3) return extractInto(ex, src, mode, depth + 1);
   if (proseFences.has(f.lang)) return scan(ex, src);
   // Code of any language: the calls of the prompt's tools in it, and SDK objects holding calls.
-  scan(ex, src, codeNotations);
+  if (!diagramFences.has(f.lang)) scan(ex, src, codeNotations);
 }
 
 /** The text with block-quote markers turned into spaces, so a quoted tag's JSON parses and every offset stays put. */

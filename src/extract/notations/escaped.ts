@@ -57,8 +57,9 @@ function decode(text: string, from: number, to: number): { decoded: string; offs
 /** The JSON strings of `text` that are escaped text holding something written like a call, in order. */
 export function* escapedStrings(text: string): Generator<EscapedString> {
   if (!text.includes('\\')) return;
-  jsonString.lastIndex = 0;
-  for (let m = jsonString.exec(text); m; m = jsonString.exec(text)) {
+  // Its own regex: the decoded strings are read (and searched) while this one is suspended.
+  const re = new RegExp(jsonString.source, 'g');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     const body = m[1]!;
     if (body.length < 12 || !hasEscape.test(body) || !callMarker.test(body)) continue;
     const d = decode(text, m.index + 1, m.index + m[0].length - 1);

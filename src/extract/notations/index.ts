@@ -15,13 +15,15 @@ import { functionGemmaNotation } from './functiongemma.js';
 import { geminiCliNotation } from './gemini-cli.js';
 import { harmonyNotation } from './harmony.js';
 import { hermesNotation } from './hermes.js';
-import { jsonNotation } from './json.js';
+import { jsonNotation, proseObjectNotation } from './json.js';
 import { kimiNotation } from './kimi.js';
 import { lfmNotation } from './lfm.js';
 import { messageHistoryNotation } from './message-history.js';
 import { mistralNotation } from './mistral.js';
 import { pythonTagNotation } from './python-tag.js';
 import { pythonicNotation } from './pythonic.js';
+import { proseCodeCallNotation } from './code-call.js';
+import { sdkReprNotation } from './sdk-repr.js';
 import { qwenAgentNotation } from './qwen-agent.js';
 import { reactNotation } from './react.js';
 import { tagAttributesNotation } from './tag-attributes.js';
@@ -52,9 +54,12 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   dspyNotation,
   tagPerToolNotation,
   tagAttributesNotation,
+  sdkReprNotation,
   pythonicNotation,
+  proseCodeCallNotation,
   messageHistoryNotation,
   jsonNotation,
+  proseObjectNotation,
 ];
 
 /**

@@ -213,11 +213,13 @@ function makeObjectNotation(inCode: boolean) {
         objectTrigger.lastIndex = read.end;
       }
     },
-    parse(match): ParseResult {
+    parse(match, context): ParseResult {
       const value = plain(match.value);
       const shape = callsFromValue(value);
       if (shape.kind === 'error' || shape.kind !== 'calls') return [];
-      return shapeCalls(value, match.start);
+      const calls = shapeCalls(value, match.start);
+      // In code only the prompt's tools are called: a parser's test data (`{"name": "a", ...}`) is data.
+      return inCode && Array.isArray(calls) ? calls.filter((c) => context.tools.has(c.name)) : calls;
     },
   });
 }
