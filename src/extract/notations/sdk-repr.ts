@@ -80,7 +80,8 @@ export function sdkClassOf(name: string): SdkClass | undefined {
 const escape = (s: string) => s.replace(/[.]/g, '\\.');
 // Longest first, so that `BetaToolUseBlock` is not read as `ToolUseBlock` after `Beta`.
 const classAlternatives = [...byClass.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
-const trigger = new RegExp(`(?<![\\w$])(?:new[ \\t]+)?(?:[A-Za-z_]\\w*\\.)*(?:${classAlternatives})[ \\t]*\\(`, 'g');
+// The class name alone: a scan for literals is fast; the module prefix and `new` are read back from it.
+const trigger = new RegExp(`(?:${classAlternatives})[ \\t]*\\(`, 'g');
 
 interface SdkMatch {
   start: number;
@@ -225,12 +226,21 @@ export const sdkReprNotation = defineNotation<SdkMatch>({
   *find(text) {
     trigger.lastIndex = 0;
     for (let m = trigger.exec(text); m; m = trigger.exec(text)) {
-      const at = m.index + (m[0].startsWith('new') ? m[0].length - m[0].replace(/^new[ \t]+/, '').length : 0);
+      if (/[\w$]/.test(text[m.index - 1] ?? '')) continue;
+      // `types.`, `anthropic.types.` before the class.
+      let at = m.index;
+      while (text[at - 1] === '.' && /[A-Za-z_]/.test(text[at - 2] ?? '')) {
+        let k = at - 2;
+        while (k > 0 && /\w/.test(text[k - 1]!)) k--;
+        at = k;
+      }
+      if (/[\w$]/.test(text[at - 1] ?? '')) continue;
+      const isNew = /(?:^|[^\w$])new[ \t]+$/.exec(text.slice(Math.max(0, at - 8), at));
       const r = readCodeCall(text, at);
       if (!r.ok) continue;
       const call = r.calls[0]!;
       if (sdkClassOf(call.name) === undefined) continue;
-      yield { start: m.index, end: r.end, where: `\`${call.name}(...)\``, call };
+      yield { start: isNew ? at - isNew[0].length + (isNew[0].startsWith('new') ? 0 : 1) : at, end: r.end, where: `\`${call.name}(...)\``, call };
       trigger.lastIndex = r.end;
     }
   },
