@@ -87,10 +87,10 @@ export function walkFolder(dir: string, options: WalkOptions): WalkEntry[] {
       try {
         target = statSync(path);
         real = realpathSync(path);
-      } catch {
-        // A broken link, or one that leads to itself: whoever reads the path says why it cannot.
-        out.push({ path, name: entry.name, kind: 'other' });
-        continue;
+      } catch (error) {
+        // A link to nothing (or to itself) would drop what it stood for in silence: a cases folder gone, its snapshots then obsolete.
+        const why = (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'it leads back to itself' : 'it leads to nothing (its target does not exist)';
+        return refuse(path, `${why}; expected a link to a folder or file inside the project, or no link`);
       }
       if (!allowed.some((base) => inside(base, real))) {
         refuse(path, `it leads to \`${real}\`, outside the project \`${allowed[1] ?? allowed[0]}\`; expected a link to a folder or file inside the project (copy the files in, or link from inside the project)`);

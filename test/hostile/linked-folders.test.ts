@@ -66,6 +66,22 @@ describe('a folder of the prompts reached through a symbolic link', () => {
     expect(error).toMatchObject({ code: 'config/unreadable', file: join('prompts', 'more', 'again'), message: expect.stringContaining('leads back to') });
   });
 
+  test.each([
+    ['to nothing', 'leads to nothing', (dir: string) => symlinkSync(join(dir, 'shared', 'missing'), join(dir, 'prompts', 'cases'), 'dir')],
+    ['to itself', 'leads back to itself', (dir: string) => symlinkSync('cases', join(dir, 'prompts', 'cases'))],
+  ])('a link %s is refused by name, not skipped (its cases would vanish and -u delete their snapshots)', (_what, said, link) => {
+    project = scratchProject({ 'prompts/agent.prompt': prompt });
+    link(project.dir);
+    let error: unknown;
+    try {
+      loadPromptModule('prompts', project.dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'config/unreadable', file: join('prompts', 'cases'), message: expect.stringContaining(said) });
+  });
+
   test('a link to a file outside the project is refused too', () => {
     project = scratchProject();
     writeFileSync(join(project.outer, 'secret.prompt'), 'Hello\n');
