@@ -72,12 +72,14 @@ function runnerMode(state: SnapshotCounters | undefined): UpdateMode {
 }
 
 /**
- * The mode snapshots are reconciled in: the runner's, except on CI, where they are only ever
- * compared. Jest and Vitest let `-u` write there; a CI job that writes snapshots accepts a change
- * nobody reviewed, and the suite then says so (see CI_UPDATE_REFUSED).
+ * The mode snapshots are reconciled in: the runner's, except `-u` on CI, which only compares.
+ * Jest and Vitest let `-u` write there; a CI job that writes snapshots accepts a change nobody
+ * reviewed, and the suite then says so (see CI_UPDATE_REFUSED). On CI the runners themselves
+ * write no new snapshot unless told `--ci=false`, which stands.
  */
 function updateMode(state: SnapshotCounters | undefined): UpdateMode {
-  return onCi() ? 'none' : runnerMode(state);
+  const mode = runnerMode(state);
+  return mode === 'all' && onCi() ? 'none' : mode;
 }
 
 /** Why `-u` wrote nothing on CI, and what to do instead. */

@@ -16,7 +16,7 @@ test('check prints how many calls it read, in which notations, and that every ca
 test('a call written in a form no notation reads is a warning at its line, counted in the line', () =>
   withDemo(async (demo) => {
     // An element with attributes: no built-in notation reads it, and it holds a stale argument.
-    demo.edit('prompts/refund_agent.prompt', '## Examples', 'To look an order up, write <lookup_order order_number="A-1042" />.\n\n## Examples');
+    demo.edit('prompts/refund_agent.prompt', '## Examples', 'To look an order up, write <lookup_order>A-1042</lookup_order>.\n\n## Examples');
     const r = await cli(['check', '--no-cache'], { cwd: demo.dir });
     expect(r.stdout).toMatch(/^Read \d+ tool calls in 9 cases .*; 1 call-like mention of known tools not read \(example\/unread-call\)\.\n/);
     const line = lineOf(demo.read('prompts/refund_agent.prompt'), 'To look an order up');

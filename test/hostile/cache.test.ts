@@ -50,9 +50,9 @@ test.each([
 test('a data file outside the prompts folder replaced during a run (cp -p) is seen by the next run', async () => {
   const demo = await warmDemo();
   // The examples of one prompt live in a folder the team shares, outside `prompts/`.
-  mkdirSync(join(demo.dir, 'shared'));
-  copyFileSync(join(demo.dir, 'prompts/examples/order_triage.yaml'), join(demo.dir, 'shared/order_triage.yaml'));
-  demo.edit('prompts/order_triage.prompt', 'file: examples/order_triage.yaml', 'file: ../shared/order_triage.yaml');
+  mkdirSync(join(demo.dir, 'team-examples'));
+  copyFileSync(join(demo.dir, 'prompts/examples/order_triage.yaml'), join(demo.dir, 'team-examples/order_triage.yaml'));
+  demo.edit('prompts/order_triage.prompt', 'file: examples/order_triage.yaml', 'file: ../team-examples/order_triage.yaml');
   age(demo.dir);
   const clean = await check(demo.dir, true);
   expect(clean.findings.filter((d) => d.severity === 'error')).toEqual([]);
@@ -60,7 +60,7 @@ test('a data file outside the prompts folder replaced during a run (cp -p) is se
   const jiti = createJiti(import.meta.url, { moduleCache: false });
   const project = await loadProject({ cwd: demo.dir, importer: (file) => jiti.import(file), lazyModule: true });
   void project.module;
-  const file = join(demo.dir, 'shared/order_triage.yaml');
+  const file = join(demo.dir, 'team-examples/order_triage.yaml');
   const before = statSync(file);
   writeFileSync(join(demo.dir, 'stale.yaml'), readFileSync(file, 'utf8').replace('reason: customer_request', 'reason: changed_my_mind'));
   copyFileSync(join(demo.dir, 'stale.yaml'), file);
