@@ -1,6 +1,7 @@
 /** Findings shared by `check` and the contract suite: snapshot results as findings, and the config's notations as options. */
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { NotationDefinition } from '../extract/notation.js';
+import { exampleRules } from '../extract/rules.js';
 import { report } from '../report/rule.js';
 import { snapshotRules } from '../snapshot/rules.js';
 import { foreignMessage, type SnapshotResult } from '../snapshot/state.js';
@@ -60,8 +61,8 @@ export function splitCoverage(diagnostics: readonly Diagnostic[]): { found: Diag
   return { found, summary: `Read ${plural(calls, 'tool call', 'tool calls')} in ${plural(cases, 'case', 'cases')}${how}; ${missed}.` };
 }
 
-const COVERAGE_RULE = 'example/coverage';
-const UNREAD_RULE = 'example/unread-call';
+const COVERAGE_RULE = exampleRules.coverage.id;
+const UNREAD_RULE = exampleRules['unread-call'].id;
 
 /** The config's custom notations, as options for the example checks. */
 export function notationsOf(config: { notations?: readonly NotationDefinition<any>[] }): { notations?: readonly NotationDefinition<any>[] } {

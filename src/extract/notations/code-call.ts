@@ -20,7 +20,7 @@
  */
 import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
 import { type PythonCall, readCodeCall } from '../python.js';
-import { pythonKeywords } from './pythonic.js';
+import { pythonArguments, pythonKeywords } from './pythonic.js';
 import { literalArguments } from './sdk-repr.js';
 import type { ToolSpec } from '../../tools/types.js';
 
@@ -41,31 +41,13 @@ const definition = /(?:^|[^\w$])(?:def|function|class|fn|func|async function|int
 // In prose: what may come before a call that stands as a statement.
 const statementHead = /^[ \t>*-]*(?:`{1,3})?[ \t]*(?:(?:const|let|var)[ \t]+)?(?:[A-Za-z_$][\w$]*(?:[ \t]*,[ \t]*[A-Za-z_$][\w$]*)*[ \t]*=[ \t]*)?(?:await[ \t]+|return[ \t]+|yield[ \t]+)?(?:print\([ \t]*)?$/;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
- * The arguments of a code call: one object alone is the arguments (a JS tool takes one), else
- * keywords by name and positional values in the order of the schema's properties.
+ * The arguments of a code call, as a pythonic call's are read (one object alone is the
+ * arguments, else keywords by name and positional values in the schema's order), with what
+ * is not a literal set apart as unread.
  */
 function codeArguments(call: PythonCall, tool: ToolSpec | undefined): { value: Record<string, unknown>; unread: string[] } {
-  const props = tool?.inputSchema.properties;
-  const names = isObject(props) ? Object.keys(props) : [];
-  const only = call.positional[0];
-  if (call.positional.length === 1 && call.keywords.length === 0 && isObject(only)) {
-    const first = names[0] !== undefined && isObject(props) ? props[names[0]] : undefined;
-    const firstTakesObject = isObject(first) && (first.type === 'object' || (Array.isArray(first.type) && first.type.includes('object')));
-    if (!firstTakesObject) {
-      const r = literalArguments(only);
-      return { value: r.value as Record<string, unknown>, unread: r.unread };
-    }
-  }
-  const all: Record<string, unknown> = {};
-  const set = (k: string, v: unknown) => Object.defineProperty(all, k, { value: v, enumerable: true, writable: true, configurable: true });
-  call.positional.forEach((v, i) => set(names[i] ?? String(i), v));
-  for (const [k, v] of call.keywords) set(k, v);
-  const r = literalArguments(all);
+  const r = literalArguments(pythonArguments(call, tool));
   return { value: r.value as Record<string, unknown>, unread: r.unread };
 }
 

@@ -25,10 +25,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Positional arguments take the schema's property order, as BFCL's checker does; one dict alone is the arguments object. */
 /** Python's keywords: never a name a call's value is assigned to (`if = f(x)` is no statement). */
 export const pythonKeywords = new Set(['and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
 
+/** Positional arguments take the schema's property order, as BFCL's checker does; one dict alone is the arguments object. */
 export function pythonArguments(call: PythonCall, tool: ToolSpec | undefined): Record<string, unknown> {
   const props = tool?.inputSchema.properties;
   const names = isObject(props) ? Object.keys(props) : [];
