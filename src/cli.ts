@@ -385,6 +385,15 @@ function exitNow(code: number): never {
   process.exit(code);
 }
 
+/**
+ * Node's own last step of `process.exit`, taken before any code of the project's runs. Code of
+ * the config's can replace `process.reallyExit` or call it with 0; the run's verdict is given
+ * through this copy, and a call to the process's own one before the run is done is no pass.
+ */
+type ReallyExit = (code: number) => never;
+const nodeProcess = process as unknown as { reallyExit?: ReallyExit };
+const reallyExit: ReallyExit = nodeProcess.reallyExit?.bind(process) ?? ((code: number) => process.exit(code));
+
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === (await import('node:url')).pathToFileURL((await import('node:fs')).realpathSync(process.argv[1])).href;
 if (invokedDirectly) {
   endQuietlyOnClosedPipe();
@@ -393,20 +402,31 @@ if (invokedDirectly) {
   // is no pass: a `process.exit(0)` there, or a top-level `await` that never settles (Node's 13).
   // Whatever code it ended with: 0 would pass a broken project, 1 would read as findings.
   let runCode = 0;
-  process.on('exit', (code) => {
-    if (ownExit) return;
-    // After the run, its code stands: a timer or `beforeExit` hook of the config's cannot turn findings into a pass.
-    if (finished) {
-      process.exitCode = runCode;
-      return;
-    }
+  const endedEarly = (code: number | string | null | undefined): void => {
     const unsettled = process.exitCode === 13;
     process.stderr.write(
       unsettled
         ? 'prompt-contract: could not run: the run was left waiting on a promise that never settles, most likely a top-level `await` in the config or a module it imports; expected the config to finish loading\n'
-        : `prompt-contract: could not run: the process was ended (\`process.exit(${code})\`) before the run finished, most likely by the config or a module it imports; expected the config to only export its settings\n`,
+        : `prompt-contract: could not run: the process was ended (\`process.exit(${code ?? ''})\`) before the run finished, most likely by the config or a module it imports; expected the config to only export its settings\n`,
     );
-    process.exitCode = EXIT_CANNOT_RUN;
+  };
+  if (nodeProcess.reallyExit !== undefined) {
+    nodeProcess.reallyExit = (code: number) => {
+      if (ownExit) return reallyExit(code);
+      if (finished) return reallyExit(runCode);
+      // Called by project code directly, past every `exit` listener.
+      endedEarly(code);
+      return reallyExit(EXIT_CANNOT_RUN);
+    };
+  }
+  process.on('exit', (code) => {
+    if (ownExit) return;
+    // After the run, its code stands, and is given here: an `exit` listener of the config's runs
+    // after this one and could set `process.exitCode = 0`; a timer or `beforeExit` hook could
+    // call `process.exit(0)`. Ending the process now leaves them no say.
+    if (finished) reallyExit(runCode);
+    endedEarly(code);
+    reallyExit(EXIT_CANNOT_RUN);
   });
   runCode = await main(process.argv.slice(2));
   process.exitCode = runCode;

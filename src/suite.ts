@@ -208,19 +208,24 @@ async function placed<T>(cwd: string, fn: () => T | Promise<T>): Promise<T> {
 }
 
 /**
- * Runs `fn` (the config's load) with `process.exit` refused. Jest lets the code of a test file
- * end its worker, and a config that calls `process.exit(0)` made `jest` exit 0 with no test
+ * Runs `fn` (the config's load) with `process.exit` and `process.reallyExit` refused. Jest lets
+ * the code of a test file end its worker, and a config that calls `process.exit(0)` (or Node's
+ * `process.reallyExit(0)`, which skips every `exit` listener) made `jest` exit 0 with no test
  * run; the call now throws, and the load fails saying so (the CLI exits 2 for the same config).
  */
 async function withoutExit<T>(fn: () => Promise<T>): Promise<T> {
-  const real = process.exit;
-  process.exit = ((code?: number | string | null) => {
-    throw new Error(`the config ended the process (\`process.exit(${code ?? ''})\`) while it was loaded; expected it to only export its settings`);
-  }) as typeof process.exit;
+  const host = process as unknown as { exit: typeof process.exit; reallyExit?: (code?: number) => never };
+  const real = { exit: host.exit, reallyExit: host.reallyExit };
+  const refuse = (call: string) => (code?: number | string | null) => {
+    throw new Error(`the config ended the process (\`${call}(${code ?? ''})\`) while it was loaded; expected it to only export its settings`);
+  };
+  host.exit = refuse('process.exit') as typeof process.exit;
+  if (real.reallyExit !== undefined) host.reallyExit = refuse('process.reallyExit') as (code?: number) => never;
   try {
     return await fn();
   } finally {
-    process.exit = real;
+    host.exit = real.exit;
+    if (real.reallyExit !== undefined) host.reallyExit = real.reallyExit;
   }
 }
 

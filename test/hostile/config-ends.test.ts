@@ -44,3 +44,29 @@ test("a config's hook that exits after the run cannot change its exit code: find
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/example\/invalid-arguments/);
   }));
+
+// Issue #25 (hostile re-test): an `exit` listener of the config's runs after the CLI's own and
+// set `process.exitCode = 0`; `process.reallyExit(0)` skips every listener. Both ended a run
+// with an error finding with exit 0.
+test.each([
+  ["process.on('exit', () => { process.exitCode = 0; });", 1],
+  ["process.on('exit', () => process.exit(0));", 1],
+  ["process.prependListener('exit', () => { process.exitCode = 0; });", 1],
+  ["process.reallyExit = () => {}; setTimeout(() => {}, 10);", 1],
+])('after the run, %s cannot change its exit code', (hook, expected) =>
+  withDemo((demo) => {
+    demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
+    demo.write(config, `${demo.read(config)}\n${hook}\n`);
+    const r = cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect(r.code).toBe(expected);
+    expect(r.stdout).toMatch(/example\/invalid-arguments/);
+  }));
+
+test('process.reallyExit(0) while the config loads is no pass: exit 2, saying the run did not finish', () =>
+  withDemo((demo) => {
+    demo.edit('prompts/examples/refund_agent.yaml', 'amount_cents: 4200', 'amount_cents: 420000');
+    demo.write(config, `${demo.read(config)}\n(process as unknown as { reallyExit(code: number): void }).reallyExit(0);\n`);
+    const r = cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('could not run: the process was ended (`process.exit(0)`) before the run finished');
+  }));
