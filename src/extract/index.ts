@@ -33,7 +33,7 @@ import { codeObjectNotation } from './notations/json.js';
 import { escapedStrings } from './notations/escaped.js';
 import { jsonBody } from './notations/json.js';
 import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
-import { isPlaceholderName, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
+import { isPlaceholderTool, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
 import { readPythonCall, readPythonCalls } from './python.js';
 import { exampleRules } from './rules.js';
 import { mentionSnippet, type MentionKind, unreadMentions } from './coverage.js';
@@ -218,12 +218,12 @@ function record(ex: Extraction, src: Source, notation: string, result: ParseResu
       ex.placeholder({ token: result.placeholder, unrendered: /\{\{|\{%/.test(result.placeholder) }, block);
       return;
     }
-    if (result.tool !== undefined && isPlaceholderName(result.tool)) {
+    if (result.tool !== undefined && isPlaceholderTool(result.tool, ex.tools)) {
       ex.placeholder({ token: result.tool, unrendered: /\{\{|\{%/.test(result.tool) }, block);
       return;
     }
     const text = src.text.slice(span.start, span.end);
-    const p = placeholderInText(text, result.offset === undefined ? undefined : result.offset - span.start);
+    const p = placeholderInText(text, result.offset === undefined ? undefined : result.offset - span.start, ex.tools);
     if (p) {
       ex.placeholder(p, block);
       return;
@@ -233,7 +233,7 @@ function record(ex: Extraction, src: Source, notation: string, result: ParseResu
     return;
   }
   for (const call of result) {
-    const p = placeholderInCall(call.name, call.arguments);
+    const p = placeholderInCall(call.name, call.arguments, { tools: ex.tools });
     if (p) {
       ex.placeholder(p, block);
       return;
@@ -545,8 +545,8 @@ function continueToolFence(ex: Extraction, src: Source, block: BlockPlace): void
   // The format has no placeholder syntax: a value between BEGIN_ARG and END_ARG is the text the model
   // copies (Continue's own `path/to/the_file.txt` for read_file). Only a placeholder tool name and
   // unrendered template text make the fence a format description.
-  const p = placeholderInCall(name, args);
-  if (p !== undefined && (p.unrendered || isPlaceholderName(name))) return record(ex, src, 'continue-tool', [{ name, arguments: args, at }], block, { start: 0, end: src.text.length });
+  const p = placeholderInCall(name, args, { tools: ex.tools });
+  if (p !== undefined && (p.unrendered || isPlaceholderTool(name, ex.tools))) return record(ex, src, 'continue-tool', [{ name, arguments: args, at }], block, { start: 0, end: src.text.length });
   ex.findingSpans.push({ start: block.start, end: Math.max(block.end, block.start + 1) });
   ex.example({ name, arguments: args }, 'continue-tool', { ...block, start: src.map(at) });
 }
@@ -572,8 +572,8 @@ function fence(ex: Extraction, f: Fence, mode: ParseMode, depth: number): void {
       const r = readPythonCalls(src.text, at);
       const result: ParseResult = r.ok
         ? r.calls.map((call) => ({ name: call.name, arguments: pythonArguments(call, ex.tools.get(call.name)) }))
-        : r.names.some(isPlaceholderName)
-          ? { error: r.message, placeholder: r.names.find(isPlaceholderName)! }
+        : r.names.some((n) => isPlaceholderTool(n, ex.tools))
+          ? { error: r.message, placeholder: r.names.find((n) => isPlaceholderTool(n, ex.tools))! }
           : { error: r.message, offset: r.offset, ...(r.names[0] === undefined ? {} : { tool: r.names[0] }) };
       record(ex, src, 'pythonic', result, block, { start: at, end: src.text.length });
       return;

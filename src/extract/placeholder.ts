@@ -59,6 +59,16 @@ function placeholderValue(value: string): Placeholder | undefined {
 }
 
 /**
+ * `/path/to/file`: the path of a usage block's format (`<path>path/to/file</path>` under
+ * `Usage:`). Only there is it taken for a placeholder: in an example the model is shown
+ * (`read_file for absolute_path '/path/to/tests/test_auth.py'`) it is a value like any path,
+ * and the call is checked.
+ */
+function pathValue(t: string): boolean {
+  return (t[0] === '/' || t[0] === 'p' || t[0] === 'P') && /^\/?path\/to\/[\w./-]*$/i.test(t);
+}
+
+/**
  * A value written as an instruction to the reader rather than a value: `File path here`,
  * `Your command here (optional)`, `true or false`. Usage blocks of tag-style prompts
  * (Cline, Roo Code) fill every parameter this way.
@@ -67,7 +77,6 @@ function proseValue(t: string): boolean {
   if (t.length > 120 || t.includes('\n')) return false;
   const first = t.charCodeAt(0) | 32;
   if (first === 116 && /^true or false\b/i.test(t)) return true;
-  if ((first === 47 || first === 112) && /^\/?path\/to\/[\w./-]*$/i.test(t)) return true;
   // The rest ends in `here` or in `(optional)`/`(required)`: the words are counted only then.
   if (!/(?:\bhere\b\.?|\))$/i.test(t)) return false;
   if (t.split(/\s+/).length > 12) return false;
@@ -75,14 +84,27 @@ function proseValue(t: string): boolean {
   return /\s\((?:optional|required)[^)]*\)$/i.test(t);
 }
 
+/** What the caller knows of where a call stands. */
+export interface PlaceholderContext {
+  /** The prompt's tools: a call of one of them names a real tool, whatever its name looks like (a tool named `tool_name`). */
+  tools?: { has(name: string): boolean };
+  /** The call is a usage block's format (under `Usage:`): `path/to/file` is a placeholder there. */
+  usage?: boolean;
+}
+
+/** Whether `name` stands for a tool in a format description, rather than naming one of the prompt's tools. */
+export function isPlaceholderTool(name: string, tools?: { has(name: string): boolean }): boolean {
+  return !(tools?.has(name) ?? false) && isPlaceholderName(name);
+}
+
 /** A placeholder in a parsed call: its name, an argument key or a string value anywhere inside. */
-export function placeholderInCall(name: string, args: unknown): Placeholder | undefined {
+export function placeholderInCall(name: string, args: unknown, context: PlaceholderContext = {}): Placeholder | undefined {
   if (name.includes('{')) {
     const inName = templateVariable.exec(name);
     if (inName) return { token: inName[0], unrendered: true };
   }
-  if (isPlaceholderName(name)) return { token: name, unrendered: false };
-  return placeholderInValue(args, 0);
+  if (isPlaceholderTool(name, context.tools)) return { token: name, unrendered: false };
+  return placeholderInValue(args, 0, context.usage === true);
 }
 
 /**
@@ -90,13 +112,13 @@ export function placeholderInCall(name: string, args: unknown): Placeholder | un
  * its values and an array's items from the last (the order the walk has always reported in,
  * which decides the token a finding names). Nothing past 64 levels is looked at.
  */
-function placeholderInValue(value: unknown, depth: number): Placeholder | undefined {
+function placeholderInValue(value: unknown, depth: number, usage: boolean): Placeholder | undefined {
   if (depth > 64) return undefined;
-  if (typeof value === 'string') return placeholderValue(value);
+  if (typeof value === 'string') return placeholderValue(value) ?? (usage && pathValue(value.trim()) ? { token: value.trim(), unrendered: false } : undefined);
   if (typeof value !== 'object' || value === null) return undefined;
   if (Array.isArray(value)) {
     for (let i = value.length - 1; i >= 0; i--) {
-      const p = placeholderInValue(value[i], depth + 1);
+      const p = placeholderInValue(value[i], depth + 1, usage);
       if (p) return p;
     }
     return undefined;
@@ -107,7 +129,7 @@ function placeholderInValue(value: unknown, depth: number): Placeholder | undefi
     if (p) return p;
   }
   for (let i = keys.length - 1; i >= 0; i--) {
-    const p = placeholderInValue((value as Record<string, unknown>)[keys[i]!], depth + 1);
+    const p = placeholderInValue((value as Record<string, unknown>)[keys[i]!], depth + 1, usage);
     if (p) return p;
   }
   return undefined;
@@ -117,7 +139,7 @@ function placeholderInValue(value: unknown, depth: number): Placeholder | undefi
  * A placeholder in text that did not parse. `errorAt` is where the parser stopped: a
  * parser stopping at `<`, `$`, `...` or a second `{` is a strong sign of a format description.
  */
-export function placeholderInText(text: string, errorAt?: number): Placeholder | undefined {
+export function placeholderInText(text: string, errorAt?: number, tools?: { has(name: string): boolean }): Placeholder | undefined {
   const tv = templateVariable.exec(text);
   if (tv) return { token: tv[0], unrendered: true };
   const dollar = /\$[A-Z][A-Z0-9_]*\b/.exec(text);
@@ -129,7 +151,7 @@ export function placeholderInText(text: string, errorAt?: number): Placeholder |
     return { token: '...', unrendered: false };
   }
   for (const m of text.matchAll(/["'](?:name|function|tool)["']\s*:\s*["']([^"'\n]*)["']/g)) {
-    if (isPlaceholderName(m[1]!)) return { token: m[1]!, unrendered: false };
+    if (isPlaceholderTool(m[1]!, tools)) return { token: m[1]!, unrendered: false };
   }
   if (errorAt !== undefined && text[errorAt] === '{' && text[errorAt - 1] === '{') return { token: '{{', unrendered: true };
   if (errorAt !== undefined && text[errorAt] === '<') {

@@ -14,7 +14,7 @@
 import { readJson, skipWhitespace } from '../json.js';
 import { coerceParameter } from '../coerce.js';
 import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
-import { isPlaceholderName } from '../placeholder.js';
+import { isPlaceholderTool } from '../placeholder.js';
 import { propertySchema } from './xml.js';
 
 interface DsmlMatch {
@@ -88,7 +88,7 @@ export const dsmlNotation = defineNotation<DsmlMatch>({
     for (let inv = nextAt(openInvoke, body, at); inv; inv = nextAt(openInvoke, body, at)) {
       const name = attribute(inv[1]!, 'name');
       if (name === undefined) return { error: `Unexpected \`${inv[0]}\` without a \`name\` attribute, expected \`<｜DSML｜invoke name="tool_name">\``, offset: bodyStart + inv.index };
-      if (isPlaceholderName(name)) return { error: `Unexpected placeholder \`${name}\`, expected a tool name`, placeholder: name };
+      if (isPlaceholderTool(name, context.tools)) return { error: `Unexpected placeholder \`${name}\`, expected a tool name`, placeholder: name };
       const innerStart = inv.index + inv[0].length;
       const next = nextAt(openInvoke, body, innerStart);
       const close = nextAt(closeInvoke, body, innerStart);

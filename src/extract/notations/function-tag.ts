@@ -6,7 +6,7 @@
  */
 import { readJsonSequence, skipWhitespace } from '../json.js';
 import { defineNotation, type ParseResult } from '../notation.js';
-import { isPlaceholderName } from '../placeholder.js';
+import { isPlaceholderTool } from '../placeholder.js';
 import { typedCall } from './anthropic-xml.js';
 
 interface FunctionMatch {
@@ -82,7 +82,7 @@ export const functionTagNotation = defineNotation<FunctionMatch>({
     if (!match.closed) return { error: `Unclosed ${where}, expected \`</function>\` after the arguments`, tool: name };
     const k = skipWhitespace(text, match.bodyStart);
     // `<function=...></function>` in a sentence names the format; it holds no call.
-    if (k >= match.bodyEnd && isPlaceholderName(name)) return [];
+    if (k >= match.bodyEnd && isPlaceholderTool(name, context.tools)) return [];
     if (text.startsWith('<parameter=', k)) {
       const params = parameters(text, k, match.bodyEnd, name);
       if (!Array.isArray(params)) return { error: params.error, offset: params.offset, tool: name };

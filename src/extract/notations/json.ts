@@ -6,7 +6,7 @@
 import { coerceParameter } from '../coerce.js';
 import { offsetOf, readJson, readJsonSequence, type ReadResult } from '../json.js';
 import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
-import { isPlaceholderName, placeholderInCall } from '../placeholder.js';
+import { isPlaceholderTool, placeholderInCall } from '../placeholder.js';
 import { readCodeValue, readPythonLiteral } from '../python.js';
 import { plain, shapeCalls } from './sdk-repr.js';
 import { callsFromValue, looksLikeCall, type RawCall } from '../../shapes/calls.js';
@@ -101,7 +101,7 @@ function callsIn(values: readonly unknown[], mustBeCall: boolean, context: Notat
     }
     else if (shape.kind === 'bare-name' && mustBeCall) calls.push({ name: shape.name, arguments: {} });
     else if (shape.kind === 'error') {
-      if (shape.name !== undefined && isPlaceholderName(shape.name)) return { error: shape.message, placeholder: shape.name };
+      if (shape.name !== undefined && isPlaceholderTool(shape.name, context.tools)) return { error: shape.message, placeholder: shape.name };
       return shape.name === undefined ? { error: shape.message } : { error: shape.message, tool: shape.name };
     } else others++;
   }

@@ -11,7 +11,7 @@
  */
 import type { ToolSpec } from '../../tools/types.js';
 import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
-import { isPlaceholderName } from '../placeholder.js';
+import { isPlaceholderTool } from '../placeholder.js';
 import { type PythonCall, type PythonResult, readPythonCall, readPythonCalls } from '../python.js';
 import { sdkClassOf } from './sdk-repr.js';
 
@@ -97,7 +97,7 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
       if (result.ok) {
         if (standalone && endsStatement(text, result.end)) found.push({ start: at, end: result.end, where: 'pythonic call list', result });
         listTrigger.lastIndex = result.end;
-      } else if (result.names.some(isPlaceholderName) || (standalone && result.sawKeyword)) {
+      } else if (result.names.some((n) => isPlaceholderTool(n, context.tools)) || (standalone && result.sawKeyword)) {
         // A format description (`[func_name1(params_name1=params_value1...)]`) is one even inside a sentence.
         found.push({ start: at, end: Math.max(context.paragraphEnd(at), result.offset + 1), where: 'pythonic call list', result });
       }
@@ -127,7 +127,7 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
   parse(match, context): ParseResult {
     const r = match.result;
     if (!r.ok) {
-      const named = r.names.find(isPlaceholderName);
+      const named = r.names.find((n) => isPlaceholderTool(n, context.tools));
       if (named !== undefined) return { error: r.message, placeholder: named };
       return { error: r.message, offset: r.offset, ...(r.names[0] === undefined ? {} : { tool: r.names[0] }) };
     }

@@ -104,7 +104,7 @@ export const tagPerToolNotation = defineNotation<TagMatch>({
       }
     }
     // Under `Usage:`, prose values (`File path here`) describe the format quietly; elsewhere they are reported.
-    if (usage && placeholderInCall(match.name, args)) return [];
+    if (usage && placeholderInCall(match.name, args, { tools: context.tools, usage })) return [];
     return [{ name: match.name, arguments: args }];
   },
 });
