@@ -19,7 +19,7 @@ async function print(diagnostics: Diagnostic[], formatName: FormatName, failOn: 
 }
 
 async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
-  const { isUtf16, readRegularFileSync, UTF16_REASON, withoutBom } = await import('./util/files.js');
+  const { readRegularFileSync, wideEncoding, wideEncodingReason, withoutBom } = await import('./util/files.js');
   const expected = 'expected a regular file with the prompt text, or `-` for standard input';
   if (file === undefined || file === '-') {
     // Bounded: `extract - < /dev/zero` must end, not fill memory.
@@ -33,7 +33,8 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
     }
     const bytes = Buffer.concat(chunks);
     // PowerShell's `|` and `>` write UTF-16: read as UTF-8 it holds no call a reader could find.
-    if (isUtf16(bytes)) throw new InputError('config/unreadable', `Cannot read standard input (${UTF16_REASON}); expected the prompt text`, { file: '<stdin>' });
+    const wide = wideEncoding(bytes);
+    if (wide !== undefined) throw new InputError('config/unreadable', `Cannot read standard input (${wideEncodingReason(wide)}); expected the prompt text`, { file: '<stdin>' });
     return { text: withoutBom(bytes.toString('utf8')), name: '<stdin>' };
   }
   try {

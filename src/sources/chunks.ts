@@ -9,10 +9,10 @@
  */
 import { isAscii } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
-import { isUtf16, openRegularFile, UTF16_REASON } from '../util/files.js';
+import { openRegularFile, wideEncoding, wideEncodingReason } from '../util/files.js';
 
 /**
- * Opens a JSONL file, refusing UTF-16 (PowerShell's `>` writes it): read as UTF-8 every line
+ * Opens a JSONL file, refusing UTF-16 (PowerShell's `>` writes it) and UTF-32: read as UTF-8 every line
  * would be NULs and mojibake, one `recorded/corrupt` warning a line and no call checked. The
  * file's first bytes decide, whatever range of it is read, so every reader of a split file agrees.
  */
@@ -21,7 +21,8 @@ async function openTextFile(file: string): Promise<FileHandle> {
   try {
     const head = Buffer.alloc(8);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    if (isUtf16(head.subarray(0, bytesRead))) throw new Error(UTF16_REASON);
+    const wide = wideEncoding(head.subarray(0, bytesRead));
+    if (wide !== undefined) throw new Error(wideEncodingReason(wide));
     return handle;
   } catch (error) {
     await handle.close();

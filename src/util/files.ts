@@ -79,8 +79,9 @@ export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf
     readStamps.set(resolve(file), stampOf(stats));
     if (encoding === null) return readFileSync(fd);
     const bytes = readFileSync(fd);
-    // PowerShell's `>` and some Windows editors write UTF-16: read as UTF-8 it is NULs and mojibake, and every parser's complaint would mislead.
-    if (isUtf16(bytes)) throw new Error(UTF16_REASON);
+    // PowerShell's `>` and some Windows editors write UTF-16 (and a few tools UTF-32): read as UTF-8 it is NULs and mojibake.
+    const wide = wideEncoding(bytes);
+    if (wide !== undefined) throw new Error(wideEncodingReason(wide));
     return bytes.toString('utf8');
   } finally {
     closeSync(fd);
@@ -116,17 +117,33 @@ export function stampAtRead(path: string): string | undefined {
   return readStamps.get(resolve(path));
 }
 
-/** Why UTF-16 input is refused, and how to save it as UTF-8: the same words for every reader of text. */
-export const UTF16_REASON = 'it is UTF-16 text, not UTF-8: save it as UTF-8, as `Out-File -Encoding utf8` does in Windows PowerShell, where `>` writes UTF-16';
+/**
+ * Why text in a wide encoding is refused, and how to save it as UTF-8: the same words for
+ * every reader of text. Read as UTF-8, UTF-16 and UTF-32 are NULs and mojibake, and every
+ * parser's complaint would mislead; half of the file would look read.
+ */
+export function wideEncodingReason(encoding: WideEncoding): string {
+  return encoding === 'UTF-16'
+    ? 'it is UTF-16 text, not UTF-8: save it as UTF-8, as `Out-File -Encoding utf8` does in Windows PowerShell, where `>` writes UTF-16'
+    : 'it is UTF-32 text, not UTF-8: save it as UTF-8 (`iconv -f UTF-32 -t UTF-8` converts it)';
+}
 
-/** UTF-16 by its byte order mark, or by text whose every other byte is NUL (ASCII written as UTF-16); the first 8 bytes decide. */
-export function isUtf16(bytes: Uint8Array): boolean {
-  if (bytes.length < 2) return false;
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
-  if (bytes.length < 8) return false;
-  let nul = 0;
-  for (let i = 0; i < 8; i++) if (bytes[i] === 0) nul++;
-  return nul === 4 && ((bytes[1] === 0 && bytes[3] === 0 && bytes[5] === 0 && bytes[7] === 0) || (bytes[0] === 0 && bytes[2] === 0 && bytes[4] === 0 && bytes[6] === 0));
+export type WideEncoding = 'UTF-16' | 'UTF-32';
+
+/**
+ * UTF-32 or UTF-16 by its byte order mark, or by ASCII written in it (every character's other
+ * bytes NUL); the first 8 bytes decide. UTF-32 is asked first: its little-endian mark starts
+ * with UTF-16's.
+ */
+export function wideEncoding(bytes: Uint8Array): WideEncoding | undefined {
+  const at = (i: number): number | undefined => bytes[i];
+  if ((at(0) === 0xff && at(1) === 0xfe && at(2) === 0 && at(3) === 0) || (at(0) === 0 && at(1) === 0 && at(2) === 0xfe && at(3) === 0xff)) return 'UTF-32';
+  if ((at(0) === 0xff && at(1) === 0xfe) || (at(0) === 0xfe && at(1) === 0xff)) return 'UTF-16';
+  if (bytes.length < 8) return undefined;
+  const nulAt = (...places: number[]): boolean => [0, 1, 2, 3, 4, 5, 6, 7].every((i) => (bytes[i] === 0) === places.includes(i));
+  if (nulAt(1, 2, 3, 5, 6, 7) || nulAt(0, 1, 2, 4, 5, 6)) return 'UTF-32';
+  if (nulAt(1, 3, 5, 7) || nulAt(0, 2, 4, 6)) return 'UTF-16';
+  return undefined;
 }
 
 /**
