@@ -28,6 +28,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { walkFolder } from '../util/walk.js';
+import { cacheRoot } from '../util/cache-folder.js';
 import { z } from 'zod';
 import { readRegularFileSync, replaceFile, stampAtRead, stampNow } from '../util/files.js';
 import { exactKey } from '../util/values.js';
@@ -40,8 +41,7 @@ import { snapshotFile } from '../snapshot/state.js';
 import type { CaseRef } from './cases.js';
 
 const FORMAT = 6;
-/** The environment variable that names another cache folder (CI caches keep it between jobs). */
-export const CACHE_DIR_ENV = 'PROMPT_CONTRACT_CACHE_DIR';
+export { CACHE_DIR_ENV } from '../util/cache-folder.js';
 
 // The shape this version writes. A findings list is checked to the fields every report reads;
 // the rest of a finding passes as stored (it was written by this same version: `run` says so).
@@ -167,13 +167,9 @@ function code(): string {
   return (codeKey = sha(...parts));
 }
 
-/** The folder the cache lives in: `node_modules/.cache/prompt-contract` of the nearest `node_modules` above the config, or undefined when there is none. */
+/** The folder the cache lives in (see cacheRoot): `node_modules/.cache/prompt-contract` of the nearest `node_modules` above the config, or undefined when there is none. */
 export function cacheFolder(project: Pick<Project, 'config'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env[CACHE_DIR_ENV]) return env[CACHE_DIR_ENV];
-  for (let dir = project.config.root; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules'))) return join(dir, 'node_modules', '.cache', 'prompt-contract');
-    if (dirname(dir) === dir) return undefined;
-  }
+  return cacheRoot(project.config.root, env);
 }
 
 /** The findings `check` can reuse from its last run, and the new ones to keep for the next. */

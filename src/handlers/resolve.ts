@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { isZodSchema, zodToJsonSchema } from '../tools/normalize.js';
@@ -6,6 +5,7 @@ import type { HandlerRef, JsonSchemaObject } from '../tools/types.js';
 import { InputError } from '../util/errors.js';
 import { NotRegularFileError, readRegularFileSync, replaceFile } from '../util/files.js';
 import { setOwn } from '../util/values.js';
+import { cacheRoot } from '../util/cache-folder.js';
 import { fileState, generatorVersion, TypeScriptSchemaReader } from './typescript.js';
 
 export interface HandlerResolveOptions {
@@ -45,17 +45,14 @@ function readText(file: string): Buffer | undefined {
 }
 
 /**
- * `PROMPT_CONTRACT_CACHE_DIR`, else `node_modules/.cache/prompt-contract/handlers` in the
- * nearest folder upwards that has a `node_modules` (as other build caches do), so a run from
- * a subfolder of the project shares the project's cache.
+ * The `handlers` folder of the cache root (see cacheRoot): `PROMPT_CONTRACT_CACHE_DIR`, else
+ * `node_modules/.cache/prompt-contract` in the nearest folder upwards that has a `node_modules`,
+ * so a run from a subfolder of the project shares the project's cache (`cwd`'s own when there
+ * is none). `false` (memory only) when the default leads outside the project.
  */
-export function defaultCacheDir(cwd: string): string {
-  const fromEnv = process.env.PROMPT_CONTRACT_CACHE_DIR;
-  if (fromEnv) return path.join(path.resolve(cwd, fromEnv), 'handlers');
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'node_modules'))) return path.join(dir, 'node_modules', '.cache', 'prompt-contract', 'handlers');
-    if (path.dirname(dir) === dir) return path.join(cwd, 'node_modules', '.cache', 'prompt-contract', 'handlers');
-  }
+export function defaultCacheDir(cwd: string): string | false {
+  const root = cacheRoot(cwd, process.env, true);
+  return root === undefined ? false : path.join(root, 'handlers');
 }
 
 /**
