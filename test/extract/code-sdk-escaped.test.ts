@@ -185,3 +185,48 @@ describe('calls escaped inside JSON string values', () => {
     expect(Number(process.hrtime.bigint() - t0) / 1e6).toBeLessThan(3000);
   });
 });
+
+describe('calls in the Python string literals of quoted source', () => {
+  test('a triple-quoted literal with escapes, and literals joined across lines, are decoded and read at their lines', () => {
+    const text = [
+      'def test_qwen():',
+      '    assert fmt(call) == ["""<tool_call>\\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\\n</tool_call>"""]',
+      '',
+      'def test_llama3_multi():',
+      '    assert fmt(calls) == [',
+      '        """[{"name": "get_weather", "parameters": {"city": "Rome"}}, """',
+      '        """{"name": "get_weather", "parameters": {"city": "Lima", "days": "two"}}]"""',
+      '        """<|eot_id|>"""',
+      '    ]',
+      '',
+      'def test_mistral():',
+      '    assert fmt(call) == ["[TOOL_CALLS] " """[{"name": "get_weather", "arguments": {"city": "Quito"}}]""", "</s>"]',
+    ].join('\n');
+    const { examples, diagnostics } = run(text);
+    expect(examples.map((e) => [e.name, e.arguments, e.line])).toEqual([
+      ['get_weather', { city: 'Oslo' }, 2],
+      ['get_weather', { city: 'Rome' }, 6],
+      ['get_weather', { city: 'Lima', days: 'two' }, 6],
+      ['get_weather', { city: 'Quito' }, 12],
+    ]);
+    expect(diagnostics).toEqual([]);
+    expect(findings(text)).toEqual([['example/invalid-arguments', 6, '/days']]);
+  });
+
+  test('an f-string, or a lone literal without escapes, is not decoded; prose in double quotes is no literal run', () => {
+    const text = [
+      'p = f"""<tool_call>\\n{{"name": "get_weather", "arguments": {args}}}\\n</tool_call>"""',
+      '',
+      'Say "hello" and "bye" to the user.',
+    ].join('\n');
+    expect(read(text)).toEqual([]);
+  });
+
+  test('quotes that never close, a long line of them, are read in linear time', () => {
+    for (const text of ['"""' + '\\"'.repeat(300_000), `x = """a"""\n${'"\\"'.repeat(300_000)}`, '"""\\"'.repeat(200_000) + '"""{"name": "get_weather"}']) {
+      const t0 = process.hrtime.bigint();
+      extractToolCalls(text, { tools });
+      expect(Number(process.hrtime.bigint() - t0) / 1e6).toBeLessThan(3000);
+    }
+  });
+});
