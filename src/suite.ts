@@ -103,7 +103,7 @@ function colorDiff(diff: string, utils: MatcherThis['utils']): string {
 /** `next`: what to do about it, when `-u` is not the answer (a baseline held back by breaking changes). */
 function snapshotMessage(what: string, result: SnapshotResult, utils: MatcherThis['utils'], next?: string): string {
   // Names and lines from checked files are shown inert: a line of ours never starts where theirs say (`::error`).
-  if (result.status === 'foreign') return `${inert(what)} cannot be compared: ${inert(foreignMessage(result.file))}.`;
+  if (result.status === 'foreign') return `${inert(what)} cannot be compared: ${inert(foreignMessage(result))}.`;
   if (result.status === 'missing') {
     return `${inert(what)} has no snapshot, and none was written: snapshots are never written with --ci (or CI=true).\nRun your test command with \`-u\` locally, review ${inert(result.file)} and commit it.`;
   }

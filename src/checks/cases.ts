@@ -46,7 +46,7 @@ export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: Schem
   return [
     ...inputProblems,
     ...checkRenderedExamples(rendered, { strict: config.strictExamples === true, compiler, snapshots: config.snapshots, ...notationsOf(config) }),
-    ...snapshotFindings(reconcile(snapshotFile(config.snapshots, ref.prompt, ref.case), formatSnapshot(rendered), 'none'), ref),
+    ...snapshotFindings(reconcile(snapshotFile(config.snapshots, ref.prompt, ref.case), formatSnapshot(rendered), 'none', process.cwd(), config.snapshots), ref),
   ];
 }
 

@@ -26,7 +26,7 @@ export function snapshotFindings(result: SnapshotResult, what?: { prompt: string
     case 'missing':
       return [report(snapshotRules.missing, { message: name === undefined ? 'No tools baseline; run your test command with `-u` to write it, then commit it' : `No snapshot for ${name}; run your test command with \`-u\` to write it, then review and commit it`, file: result.file, fix: SNAPSHOT_FIX.missing })];
     case 'foreign':
-      return [report(snapshotRules.missing, { message: `${name === undefined ? 'No tools baseline' : `No snapshot for ${name}`}: ${foreignMessage(result.file)}`, file: result.file, fix: SNAPSHOT_FIX.foreign })];
+      return [report(snapshotRules.missing, { message: `${name === undefined ? 'No tools baseline' : `No snapshot for ${name}`}: ${foreignMessage(result)}`, file: result.file, fix: SNAPSHOT_FIX.foreign })];
     case 'mismatch': {
       const message = name === undefined ? 'The tool definitions differ from the baseline; review the diff, then run your test command with `-u` to accept it' : `The rendered prompt ${name} differs from its snapshot; review the diff, then run your test command with \`-u\` to accept it`;
       return [report(snapshotRules.outdated, { message, file: result.file, ...(result.line === undefined ? {} : { line: result.line }), fix: SNAPSHOT_FIX.outdated, ...(result.diff === undefined ? {} : { detail: result.diff }) })];

@@ -22,6 +22,8 @@ export interface SnapshotResult {
   diff?: string;
   /** On `mismatch`: the committed file's first line that differs (its last line, when lines were only added after it). */
   line?: number;
+  /** On `foreign`: the symbolic link on the snapshot's path (the file, or its prompt's folder), which is never entered. */
+  link?: string;
 }
 
 /** A prompt or case name becomes one path segment: nothing that climbs out of the folder or into another. */
@@ -291,6 +293,9 @@ export function reconcile(file: string, received: string, mode: UpdateMode, cwd 
     writeAtomic(file, received);
   };
   const shown = relative(cwd, file) || file;
+  // A link in the snapshots folder is never entered: what it leads to is not a snapshot this project wrote, and reading it could pass a case on a file kept elsewhere.
+  const link = linkOnPath(file, root);
+  if (link !== undefined) return { status: 'foreign', file: shown, link: relative(cwd, link) || link };
   // Nearly every snapshot matches: compare bytes, and decode the file only when they differ.
   if (holdsExactly(file, received)) return { status: 'matched', file: shown };
   const expected = read(file, shown);
@@ -327,8 +332,27 @@ function checkWrittenInside(root: string, file: string): void {
   );
 }
 
+/**
+ * The symbolic link on a snapshot's way from the snapshots folder `root`: the file itself, or
+ * its prompt's folder (`root` itself may be a link inside the project: it is checked where it
+ * is configured). Without `root`, only the file.
+ */
+function linkOnPath(file: string, root: string | undefined): string | undefined {
+  const isLink = (path: string): boolean => {
+    try {
+      return lstatSync(path).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  };
+  const folder = dirname(file);
+  if (root !== undefined && resolve(folder) !== resolve(root) && isLink(folder)) return folder;
+  return isLink(file) ? file : undefined;
+}
+
 /** Why a file at a snapshot's own path is left alone, in one sentence for a message. */
-export function foreignMessage(file: string): string {
+export function foreignMessage({ file, link }: Pick<SnapshotResult, 'file' | 'link'>): string {
+  if (link !== undefined) return `${link} is a symbolic link, and a link inside the snapshots folder is never entered, written through or removed; replace it with the real ${link === file ? 'file' : 'folder'}, then write the snapshot with your test command and \`-u\``;
   const mark = isJson(file) ? `a top-level \`${JSON.stringify(TOOLS_BASELINE_KEY)}\` key` : `a first line \`${SNAPSHOT_HEADER} N\``;
   return `${file} exists but was not written by prompt-contract (it lacks ${mark}), so it is never overwritten; move it away, then write the snapshot with your test command and \`-u\``;
 }

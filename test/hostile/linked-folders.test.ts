@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { loadPromptModule } from '../../src/render/module.js';
 import { SNAPSHOT_HEADER } from '../../src/snapshot/format.js';
-import { removeObsolete, scanSnapshots, snapshotFile } from '../../src/snapshot/state.js';
+import { reconcile, removeObsolete, scanSnapshots, snapshotFile } from '../../src/snapshot/state.js';
 import { InputError } from '../../src/util/errors.js';
 import { scratchProject, staleCall, type Scratch } from './render-project.js';
 
@@ -105,5 +105,48 @@ describe('a snapshot folder that is a symbolic link', () => {
     removeObsolete(snapshots, scan.obsolete);
     expect(existsSync(kept)).toBe(true);
     expect(readFileSync(kept, 'utf8')).toContain(SNAPSHOT_HEADER);
+  });
+});
+
+// Issue #25 (hostile re-test): `check` read a case's snapshot through a link in the snapshots
+// folder, so a snapshot kept elsewhere (another branch's, a shared folder) passed the case,
+// although the README says such a link is never entered.
+describe('a snapshot reached through a symbolic link', () => {
+  const text = `${SNAPSHOT_HEADER} 2\nHello\n`;
+
+  test.each([
+    ['its prompt folder', (snapshots: string, shared: string) => symlinkSync(shared, join(snapshots, 'agent'), 'dir')],
+    ['the file itself', (snapshots: string, shared: string) => {
+      mkdirSync(join(snapshots, 'agent'));
+      symlinkSync(join(shared, 'basic.txt'), join(snapshots, 'agent', 'basic.txt'));
+    }],
+  ])('through %s is not compared, and never written through', (_what, link) => {
+    project = scratchProject();
+    const snapshots = join(project.dir, 'snapshots');
+    const shared = join(project.dir, 'shared-snapshots');
+    mkdirSync(shared);
+    writeFileSync(join(shared, 'basic.txt'), text);
+    // The same file, read where it really is, matches.
+    expect(reconcile(join(shared, 'basic.txt'), text, 'none', project.dir, shared).status).toBe('matched');
+    link(snapshots, shared);
+    const file = snapshotFile(snapshots, 'agent', 'basic');
+    for (const mode of ['none', 'new', 'all'] as const) {
+      const result = reconcile(file, text.replace('Hello', 'Bye'), mode, project.dir, snapshots);
+      expect(result).toMatchObject({ status: 'foreign', link: expect.stringMatching(/^snapshots\/agent/) });
+    }
+    expect(readFileSync(join(shared, 'basic.txt'), 'utf8')).toBe(text);
+  });
+
+  test('`check` reports the case, naming the link, exit 1', async () => {
+    project = scratchProject({ 'prompts/agent.prompt': 'Hello\n', 'prompts/cases/agent.yaml': 'prompt: agent\ncases:\n  basic:\n    input: {}\n' });
+    const shared = join(project.dir, 'shared-snapshots');
+    mkdirSync(shared);
+    writeFileSync(join(shared, 'basic.txt'), text);
+    symlinkSync(shared, join(project.dir, 'snapshots', 'agent'), 'dir');
+    const result = await project.check();
+    expect(result.code).toBe(1);
+    const found = result.diagnostics.filter((d) => d.ruleId === 'snapshot/missing');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toMatch(/^No snapshot for `agent` case `basic`: snapshots\/agent is a symbolic link, and a link inside the snapshots folder is never entered/);
   });
 });
