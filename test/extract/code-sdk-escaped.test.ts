@@ -230,3 +230,19 @@ describe('calls in the Python string literals of quoted source', () => {
     }
   });
 });
+
+describe('SDK objects inside data', () => {
+  const message = ['{', '    "messages": [', '        AIMessage(', '            "", tool_calls=[{"name": "get_weather", "args": {"city": "Oslo", "days": "two"}, "id": "1"}]', '        )', '    ]', '}'];
+
+  test('a dict holding an SDK message, in code or in prose, leaves the message to be read where it stands', () => {
+    for (const [text, line] of [[['```python', 'node.invoke(', ...message, ')', '```'].join('\n'), 6], [['node.invoke(', ...message, ')'].join('\n'), 5]] as const) {
+      const { examples, diagnostics } = run(text);
+      expect([examples.map((e) => [e.name, e.arguments, e.line, e.notation]), diagnostics]).toEqual([[['get_weather', { city: 'Oslo', days: 'two' }, line, 'sdk-repr']], []]);
+      expect(findings(text)).toEqual([['example/invalid-arguments', line, '/days']]);
+    }
+  });
+
+  test('a dict holding other code is still data, read whole', () => {
+    expect(read('```python\nnode.invoke({"messages": [make_message("get_weather")], "name": "get_weather"})\n```\n')).toEqual([]);
+  });
+});

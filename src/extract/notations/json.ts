@@ -7,8 +7,8 @@ import { coerceParameter } from '../coerce.js';
 import { offsetOf, readJson, readJsonSequence, type ReadResult } from '../json.js';
 import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
 import { isPlaceholderTool, placeholderInCall } from '../placeholder.js';
-import { readCodeValue, readPythonLiteral } from '../python.js';
-import { plain, shapeCalls } from './sdk-repr.js';
+import { NestedCall, readCodeValue, readPythonLiteral } from '../python.js';
+import { plain, sdkClassOf, shapeCalls } from './sdk-repr.js';
 import { callsFromValue, looksLikeCall, type RawCall } from '../../shapes/calls.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -160,6 +160,12 @@ export const jsonNotation = defineNotation<JsonMatch>({
           continue;
         }
       }
+      // The same with JSON quotes, where what stands for a value is an SDK object (sdk-repr.ts reads it).
+      const code = read.ok ? undefined : /^([A-Za-z_][\w.]*)[ \t]*\(/.exec(text.slice(read.offset, read.offset + 100));
+      if (code && sdkClassOf(code[1]!) !== undefined) {
+        i = at + 1;
+        continue;
+      }
       const end = context.paragraphEnd(at);
       const span = text.slice(at, Math.min(end, at + 4000));
       if (looksLikeCall(span)) {
@@ -216,12 +222,21 @@ function makeObjectNotation(inCode: boolean) {
     parse(match, context): ParseResult {
       const value = plain(match.value);
       const shape = callsFromValue(value);
+      // `{"messages": [AIMessage(..., tool_calls=[...])]}`: the SDK objects inside are read where they stand.
+      if (shape.kind !== 'calls' && holdsSdkObject(match.value, 0)) return undefined;
       if (shape.kind === 'error' || shape.kind !== 'calls') return [];
       const calls = shapeCalls(value, match.start);
       // In code only the prompt's tools are called: a parser's test data (`{"name": "a", ...}`) is data.
       return inCode && Array.isArray(calls) ? calls.filter((c) => context.tools.has(c.name)) : calls;
     },
   });
+}
+
+/** Whether a value read in code holds an SDK object that carries a call or a result (sdk-repr.ts), a few levels deep. */
+function holdsSdkObject(value: unknown, depth: number): boolean {
+  if (value instanceof NestedCall) return sdkClassOf(value.call.name) !== undefined;
+  if (depth > 8 || typeof value !== 'object' || value === null) return false;
+  return (Array.isArray(value) ? value : Object.values(value)).some((v) => holdsSdkObject(v, depth + 1));
 }
 
 /** Call-shaped object literals in code fences. */
