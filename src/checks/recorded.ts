@@ -216,6 +216,39 @@ export function didYouMean(name: string, candidates: Iterable<string>): string |
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** The integer a JavaScript number holds for `digits`, written out in full (`9223372036854775807` reads as `9223372036854775808`). */
+/**
+ * Whether a number past 2^53 at `instancePath` (array items as `*`) must be read exactly to be
+ * compared with `schema`: where the schema asks an integer, or bounds or lists numbers past
+ * 2^53, and wherever it cannot be told (a `$ref`, `anyOf` and the like on the way), so that
+ * nothing is passed as compared. A place no keyword constrains does not matter.
+ */
+export function exactnessMatters(schema: unknown, instancePath: string): boolean {
+  let at: unknown = schema;
+  for (const segment of instancePath.split('/').slice(1)) {
+    if (typeof at !== 'object' || at === null) return false;
+    const s = at as Record<string, unknown>;
+    if (COMPOSED.some((k) => k in s)) return true;
+    if (segment === '*') at = s.items ?? s.additionalItems;
+    else {
+      const name = unescapeSegment(segment);
+      const properties = s.properties as Record<string, unknown> | undefined;
+      if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, name)) at = properties[name];
+      else if ('patternProperties' in s) return true;
+      else at = s.additionalProperties;
+    }
+  }
+  if (typeof at !== 'object' || at === null) return false;
+  const s = at as Record<string, unknown>;
+  if (COMPOSED.some((k) => k in s)) return true;
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  if (types.includes('integer')) return true;
+  const past = (v: unknown): boolean => typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER;
+  return ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'const'].some((k) => past(s[k])) || (Array.isArray(s.enum) && s.enum.some(past));
+}
+
+/** Keywords whose sub-schemas the walk of `exactnessMatters` does not follow. */
+const COMPOSED = ['$ref', '$dynamicRef', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'prefixItems', 'contains', 'dependentSchemas'];
+
 function roundedDigits(digits: string): string {
   const n = Number(digits);
   return Number.isInteger(n) ? BigInt(n).toString() : String(n);
@@ -357,9 +390,9 @@ export class RecordedAccumulator {
       this.#uncheckedCall(tool, item);
       return;
     }
-    const unsafe = (item as RecordedCallRead).unsafeIntegers;
+    const unsafe = (item as RecordedCallRead).unsafeIntegers?.filter((u) => u.exponent !== true || exactnessMatters(tool.spec.inputSchema, u.instancePath));
     // Compared as rounded, such a call could pass a bound it breaks: it is reported, not validated.
-    if (unsafe !== undefined) {
+    if (unsafe !== undefined && unsafe.length > 0) {
       this.#unsafeCall(item, unsafe);
       return;
     }

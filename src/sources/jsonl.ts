@@ -26,16 +26,21 @@ export function parseRecordedLine(text: string, where: Where): RecordedItem[] {
 
 /** An integer in a call's arguments that a JavaScript number cannot hold exactly: where it is, and its digits as the line wrote them. */
 export interface UnsafeInteger {
-  /** JSON Pointer into the arguments, array indices written `*` (as failure groups write them). */
   instancePath: string;
   digits: string;
+  /**
+   * Written with an exponent (`9223372036854775808e0`, `1e16`): a float as often as an
+   * integer, so it matters only where the schema asks an integer or bounds the value past
+   * 2^53 (the checker decides, with the schema).
+   */
+  exponent?: true;
 }
 
 /** A recorded call, with the integers of its arguments that `JSON.parse` rounded, when there are any. */
 export type RecordedCallRead = RecordedCall & { unsafeIntegers?: UnsafeInteger[] };
 
-// No integer within ±(2^53 − 1) has more than 16 digits: a line without a run of 16 needs no closer look.
-const LONG_DIGITS = /\d{16}/;
+// No integer within ±(2^53 − 1) has more than 16 digits, nor an exponent: a line without either needs no closer look.
+const LONG_DIGITS = /\d{16}|\d[eE][+-]?\d/;
 const NUMBER = /-?(\d+)(\.\d+)?([eE][+-]?\d+)?/y;
 const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
 
@@ -57,8 +62,8 @@ function stringLiteralAt(text: string, start: number): string {
 }
 
 /**
- * The number literals of valid JSON `text` whose integer part is past ±(2^53 − 1), as written
- * (a literal with an exponent is left out: it was never exact digits). Strings are skipped,
+ * The number literals of valid JSON `text` whose integer part is past ±(2^53 − 1), as written,
+ * and those with an exponent whose value is (see UnsafeInteger.exponent). Strings are skipped,
  * except a string that is itself JSON text (OpenAI's `arguments`), which is looked into once.
  * Found from the text because Node 20's `JSON.parse` gives a reviver no source text.
  */
@@ -82,7 +87,8 @@ export function unsafeIntegerLiterals(text: string, nested = false): string[] {
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       NUMBER.lastIndex = start;
       const m = NUMBER.exec(text);
-      if (m !== null && m[3] === undefined && unsafeDigits(m[1]!)) out.push(m[0]);
+      if (m === null) continue;
+      if (m[3] === undefined ? unsafeDigits(m[1]!) : Math.abs(Number(m[0])) > Number.MAX_SAFE_INTEGER) out.push(m[0]);
     }
   }
   return out;
@@ -107,7 +113,7 @@ export function markUnsafeIntegers(items: RecordedItem[], text: string): Recorde
       const [value, path] = stack.pop()!;
       if (typeof value === 'number') {
         const digits = Math.abs(value) > Number.MAX_SAFE_INTEGER ? byValue.get(value) : undefined;
-        if (digits !== undefined) found.push({ instancePath: path, digits });
+        if (digits !== undefined) found.push(/[eE]/.test(digits) ? { instancePath: path, digits, exponent: true } : { instancePath: path, digits });
       } else if (Array.isArray(value)) {
         for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}/*`]);
       } else if (typeof value === 'object' && value !== null) {

@@ -41,12 +41,13 @@ describe('an integer past 2^53 in a recorded call', () => {
     expect(found.map((d) => d.ruleId)).toEqual(['recorded/unsafe-integer']);
   });
 
-  test('OpenAI `arguments` JSON text is looked into; strings, keys, exponents and fields outside the arguments are not', () => {
+  test('OpenAI `arguments` JSON text is looked into; strings, keys and fields outside the arguments are not', () => {
     const openai = JSON.stringify({ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ id: 1 }).replace('1', '98765432109876543210') } });
     expect(parseRecordedLine(openai, { source: 'x.jsonl', line: 1 })).toEqual([expect.objectContaining({ unsafeIntegers: [{ instancePath: '/id', digits: '98765432109876543210' }] })]);
     const harmless = `{"ts": 17333333330000000000, "name": "lookup", "arguments": {"id": 1, "note": "98765432109876543210", "98765432109876543210": 2, "big": 1e300, "tags": [9007199254740991]}}`;
-    expect(parseRecordedLine(harmless, { source: 'x.jsonl', line: 1 })).toEqual([expect.not.objectContaining({ unsafeIntegers: expect.anything() })]);
-    expect(unsafeIntegerLiterals('{"a": [1, -12345678901234567.5, 3e30, "id 12345678901234567890"]}')).toEqual(['-12345678901234567.5']);
+    // An exponent past 2^53 is marked for the checker to weigh against the schema (below); digits within it are not.
+    expect(parseRecordedLine(harmless, { source: 'x.jsonl', line: 1 })).toEqual([expect.objectContaining({ unsafeIntegers: [{ instancePath: '/big', digits: '1e300', exponent: true }] })]);
+    expect(unsafeIntegerLiterals('{"a": [1, -12345678901234567.5, 3e30, 1e15, 2.5e-3, "id 12345678901234567890"]}')).toEqual(['-12345678901234567.5', '3e30']);
   });
 
   test('inside a list, the place is written with `*`, and the line is found however deep it nests', () => {
@@ -73,5 +74,50 @@ describe('an integer past 2^53 in a recorded call', () => {
     expect(one.code).toBe(1);
     expect(two.stdout).toBe(one.stdout);
     expect(JSON.parse(one.stdout)).toMatchObject({ diagnostics: [{ ruleId: 'recorded/unsafe-integer', line: 8, witnessCount: 4, actual: '9223372036854775807' }] });
+  });
+});
+
+// Issue #25 (hostile re-test): written with an exponent, an integer past 2^53 was read rounded
+// and compared as such: `9223372036854775808e0` passed `maximum: 9223372036854775807`. Only
+// the schema tells an integer from a float written so (`3e30` is a fine `number`).
+describe('a number past 2^53 written with an exponent', () => {
+  const schemaTools = normalizeTools([
+    {
+      name: 'lookup',
+      input_schema: {
+        type: 'object',
+        properties: { id: { type: 'integer', maximum: 9223372036854775807 }, mass: { type: 'number' }, cap: { type: 'number', maximum: 9223372036854775807 }, any: { anyOf: [{ type: 'integer' }, { type: 'string' }] }, list: { type: 'array', items: { type: 'integer' } } },
+      },
+    },
+  ]);
+  const call = (args: string) => `{"name": "lookup", "arguments": ${args}}`;
+  const found = (args: string) => checkRecorded(schemaTools, parseRecordedLine(call(args), { source: 'x.jsonl', line: 1 }));
+
+  test.each([
+    ['an integer bounded past 2^53', '{"id": 9223372036854775808e0}', '/id'],
+    ['an integer, 1e16', '{"id": 1e16}', '/id'],
+    ['an integer, with a fraction and a negative sign', '{"id": -9.007199254740993E15}', '/id'],
+    ['a number bounded past 2^53', '{"cap": 9.3e18}', '/cap'],
+    ['a place the walk cannot tell (anyOf)', '{"any": 1e20}', '/any'],
+    ['an integer item of a list', '{"list": [1, 2e17]}', '/list/*'],
+  ])('is reported where the schema makes it matter: %s', async (_what, args, path) => {
+    const d = await found(args);
+    expect(d.map((x) => [x.ruleId, x.instancePath])).toEqual([['recorded/unsafe-integer', path]]);
+  });
+
+  test.each([
+    ['a plain number', '{"mass": 3e30}'],
+    ['a property no schema constrains', '{"other": 1e300}'],
+    ['a small exponent', '{"id": 1e15}'],
+  ])('is compared as read where it does not: %s', async (_what, args) => {
+    expect(await found(args)).toEqual([]);
+  });
+
+  test('the CLI exits 1 for the call that broke the bound', async () => {
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ name: 'lookup', input_schema: { type: 'object', properties: { id: { type: 'integer' } } } }]).replace('"integer"}', '"integer", "maximum": 9223372036854775807}'));
+    writeFileSync(join(dir, 'calls.jsonl'), `${call('{"id": 9223372036854775808e0}')}\n`);
+    const r = cli(['validate', 'tools.json', 'calls.jsonl'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Unexpected integer 9223372036854775808e0 at `/id`');
   });
 });
