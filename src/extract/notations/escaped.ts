@@ -95,7 +95,8 @@ export function* escapedStrings(text: string): Generator<EscapedString> {
 }
 
 // What a call is written with, in decoded text.
-const decodedMarker = /<tool_call>|<function[=_ >]|<invoke|<\|?tool|\[TOOL_CALLS\]|Action:|"(?:name|tool|tool_name|action|function|tool_calls|function_call|functionCall|type|command_name)"[ \t]*:/;
+// (GLM-4's, notations/glm4.ts, is a name on a line of its own over an object.)
+const decodedMarker = /<tool_call>|<function[=_ >]|<invoke|<\|?tool|\[TOOL_CALLS\]|Action:|"(?:name|tool|tool_name|action|function|tool_calls|function_call|functionCall|type|command_name)"[ \t]*:|^[A-Za-z_][\w.-]*[ \t]*\n[ \t]*\{/m;
 const pythonSimple: Record<string, string> = { '"': '"', "'": "'", '\\': '\\', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', '\n': '' };
 
 /** One double-quoted Python literal at `at` (its prefix before it): where its body is and where it ends; undefined when it does not close. */

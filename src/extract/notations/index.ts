@@ -13,6 +13,7 @@ import { functionTagNotation } from './function-tag.js';
 import { functionaryNotation } from './functionary.js';
 import { functionGemmaNotation } from './functiongemma.js';
 import { geminiCliNotation } from './gemini-cli.js';
+import { glm4Notation } from './glm4.js';
 import { harmonyNotation } from './harmony.js';
 import { hermesNotation } from './hermes.js';
 import { jsonNotation, proseObjectNotation } from './json.js';
@@ -56,6 +57,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   tagAttributesNotation,
   sdkReprNotation,
   pythonicNotation,
+  glm4Notation,
   proseCodeCallNotation,
   messageHistoryNotation,
   jsonNotation,
