@@ -46,6 +46,8 @@ export interface RoleReach {
 export interface Catalogue {
   /** `server_version_num`: 150004 for 15.4. */
   serverVersion: number;
+  /** `wal_level`: `minimal`, `replica` or `logical`. */
+  walLevel: string;
   session: string;
   current: string;
   reach: Omit<RoleReach, 'name'>;
@@ -99,6 +101,15 @@ const executeGuarded: readonly string[] = [
   'pg_file_sync',
 ];
 
+/**
+ * Functions PUBLIC runs by default that write a record to the write-ahead log, outside the
+ * transaction when asked (`transactional` false), which a read-only transaction allows. Under
+ * `wal_level = logical`, logical decoding hands such a message to every consumer (a change
+ * data capture pipeline reads it as the database's own): a write others read. Below it, no
+ * decoder can exist, and the record is read by nobody.
+ */
+const logicalMessages: readonly string[] = ['pg_logical_emit_message'];
+
 /** dblink's functions that open a connection of their own, outside the transaction, from a connection string. */
 const connecting: readonly string[] = ['dblink', 'dblink_exec', 'dblink_connect', 'dblink_connect_u'];
 
@@ -108,11 +119,12 @@ const connecting: readonly string[] = ['dblink', 'dblink_exec', 'dblink_connect'
  * the transaction, and `pg_terminate_backend`, `pg_cancel_backend` and the replication-slot
  * functions check the caller's role themselves, which `privilegedRoles` and REPLICATION cover.
  */
-export const watchedFunctions: readonly string[] = [...executeGuarded, ...connecting];
+export const watchedFunctions: readonly string[] = [...executeGuarded, ...connecting, ...logicalMessages];
 
-/** Whether running `f` escapes the transaction, on a server of `serverVersion`. */
-function escapes(f: FunctionRow, serverVersion: number): boolean {
+/** Whether running `f` escapes the transaction, on a server of `serverVersion` and `walLevel`. */
+function escapes(f: FunctionRow, serverVersion: number, walLevel: string): boolean {
   if (connecting.includes(f.name)) return true;
+  if (logicalMessages.includes(f.name)) return f.schema === 'pg_catalog' && walLevel === 'logical';
   if (f.schema !== 'pg_catalog' || !executeGuarded.includes(f.name)) return false;
   // Before 11, PUBLIC's EXECUTE was the default and the function refused non-superusers itself.
   return serverVersion >= 110000 || f.grantees.some((g) => g !== 'PUBLIC');
@@ -167,7 +179,9 @@ function judge(own: Set<string>, reach: Omit<RoleReach, 'name'>, catalogue: Cata
   // Granted through no ACL entry the query saw (an owner's implicit right): revoke from the role itself.
   const fallback = quoteIdent([...own][0]!);
   for (const f of reach.functions) {
-    if (escapes(f, catalogue.serverVersion)) out.push({ reason: `can run \`${f.signature}\``, revoke: revokeOf(f.signature, f.grantees, fallback) });
+    if (!escapes(f, catalogue.serverVersion, catalogue.walLevel)) continue;
+    const why = logicalMessages.includes(f.name) ? ', which writes a message every logical decoding consumer reads (`wal_level` is `logical`), even from a read-only transaction' : '';
+    out.push({ reason: `can run \`${f.signature}\`${why}`, revoke: revokeOf(f.signature, f.grantees, fallback) });
   }
   for (const d of reach.definers) {
     if (own.has(d.owner)) continue;

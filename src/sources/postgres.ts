@@ -337,6 +337,7 @@ SELECT
   session_user::text AS session_role,
   current_user::text AS current_role,
   current_setting('server_version_num')::int AS server_version,
+  current_setting('wal_level') AS wal_level,
   (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS statement_timeout,
   (SELECT setting FROM pg_settings WHERE name = 'lock_timeout') AS lock_timeout,
   (SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout') AS idle_timeout,
@@ -349,6 +350,7 @@ interface Inspection {
   session_role: string;
   current_role: string;
   server_version: number;
+  wal_level: string;
   statement_timeout: string | null;
   lock_timeout: string | null;
   idle_timeout: string | null;
@@ -360,6 +362,7 @@ interface Inspection {
 function catalogueOf(found: Inspection): Catalogue {
   return {
     serverVersion: found.server_version,
+    walLevel: found.wal_level,
     session: found.session_role,
     current: found.current_role,
     reach: found.reach ?? { roles: [], functions: [], definers: [] },

@@ -12,9 +12,10 @@ const fn = (signature: string, grantees = ['PUBLIC']): FunctionRow => {
 const definer = (signature: string, owner: string, grantees = ['PUBLIC']): DefinerRow => ({ signature, owner, grantees });
 
 /** The README's role: `reader_login`, a member of `reader`, as the catalogue shows it, plus `extra`. */
-function catalogue(extra: Partial<Omit<RoleReach, 'name'>> & { owners?: RoleReach[]; serverVersion?: number } = {}): Catalogue {
+function catalogue(extra: Partial<Omit<RoleReach, 'name'>> & { owners?: RoleReach[]; serverVersion?: number; walLevel?: string } = {}): Catalogue {
   return {
     serverVersion: extra.serverVersion ?? 150004,
+    walLevel: extra.walLevel ?? 'replica',
     session: 'reader_login',
     current: 'reader_login',
     reach: { roles: [role('reader_login'), ...(extra.roles ?? [])], functions: extra.functions ?? [], definers: extra.definers ?? [] },
@@ -144,5 +145,26 @@ describe('SECURITY DEFINER functions of other roles', () => {
 
   test('its own SECURITY DEFINER functions are judged as the role itself', () => {
     expect(refusals(catalogue({ definers: [definer('public.mine()', 'reader_login')] }))).toEqual([]);
+  });
+});
+
+// Issue #25 (hostile re-test): PUBLIC may run `pg_logical_emit_message` by default, and a
+// non-transactional message is written from a read-only transaction. Under `wal_level =
+// logical` every logical decoding consumer reads it, as the database's own; below, none can.
+describe('logical decoding messages', () => {
+  const emit = [fn('pg_catalog.pg_logical_emit_message(transactional boolean, prefix text, message text)'), fn('pg_catalog.pg_logical_emit_message(transactional boolean, prefix text, message bytea)')];
+
+  test('are refused, with the REVOKE, where wal_level is logical', () => {
+    const c = catalogue({ functions: emit, walLevel: 'logical' });
+    expect(reasons(c)).toEqual(emit.map((f) => `can run \`${f.signature}\`, which writes a message every logical decoding consumer reads (\`wal_level\` is \`logical\`), even from a read-only transaction`));
+    expect(revokeStatements(refusals(c))).toEqual([`REVOKE EXECUTE ON FUNCTION ${emit.map((f) => f.signature).join(', ')} FROM PUBLIC;`]);
+  });
+
+  test.each(['replica', 'minimal'])('are accepted where wal_level is %s: nothing can decode them', (walLevel) => {
+    expect(refusals(catalogue({ functions: emit, walLevel }))).toEqual([]);
+  });
+
+  test('a function of that name outside pg_catalog is not the server one', () => {
+    expect(refusals(catalogue({ functions: [fn('public.pg_logical_emit_message(text)')], walLevel: 'logical' }))).toEqual([]);
   });
 });
