@@ -4,7 +4,7 @@ import { glm4Notation } from '../../../src/extract/notations/glm4.js';
 import type { ToolSpec } from '../../../src/tools/types.js';
 import { run, expectTotal, expectLinear } from './harness.js';
 
-const weather: ToolSpec = { name: 'get_weather', origin: { shape: 'openai' }, inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weather: ToolSpec = { name: 'get_weather', origin: { shape: 'anthropic' }, inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 const calls = (text: string, tools: readonly ToolSpec[] = [weather]) => run(glm4Notation, text, tools);
 const none = { calls: [], failures: [] };
 
