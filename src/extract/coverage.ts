@@ -137,10 +137,14 @@ function inCodeSpan(text: string, start: number, end: number): boolean {
   return ticks % 2 === 1;
 }
 
+// A quote opened after a sentence's words (four at least) and not closed before the name: `... pass the arguments as in 'answer = `.
+const quotedInSentence = /(?:[A-Za-z]+[ \t,;:.]+){4,}['"`][^'"`\n]{0,60}$/;
+
 function classify(text: string, start: number, end: number): MentionKind | undefined {
   const before = text.slice(Math.max(0, start - 120), start);
   const after = text.slice(end, end + 200);
-  if (argumentStart.test(after)) return definitionBefore.test(before) ? undefined : 'code call';
+  // Code quoted inside a sentence (`DO NOT pass the arguments as a dict as in 'answer = x({...})'`) is prose about the call.
+  if (argumentStart.test(after)) return definitionBefore.test(before) || quotedInSentence.test(before.slice(before.lastIndexOf('\n') + 1)) ? undefined : 'code call';
   if (inCodeSpan(text, start, end)) return undefined;
   if (before.endsWith('<') && /^[\s>/]/.test(after)) return elementCall(text, text.slice(start, end), end) ? 'element' : undefined;
   if (/(?:\bname|\btool|\bfunction)\s*=\s*["']?$/.test(before) || before.endsWith('<function=')) {

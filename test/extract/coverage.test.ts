@@ -28,6 +28,8 @@ describe('call-like places of a known tool', () => {
     ['a ReAct action with JSON on its line', 'Action: lookup_order {"order_id": "A-1"}', 'action'],
     ['a Harmony recipient', '<|start|>assistant to=functions.lookup_order<|channel|>commentary', 'recipient'],
     ['a Kimi call token', '<|tool_call_begin|>functions.lookup_order:0<|tool_call_argument_begin|>{}', 'call token'],
+    ['a quoted call after code, not a sentence', "x = f('a', lookup_order(order_id='A-1'))", 'code call'],
+    ['a call after a few words and a colon', 'Then run it: lookup_order(order_id="A-1")', 'code call'],
   ])('%s', (_what, text, kind) => {
     expect(kinds(text)).toEqual([['lookup_order', kind]]);
   });
@@ -52,6 +54,7 @@ describe('call-like places of a known tool', () => {
     ['an action described, not taken', 'Action: the action to take, one of [lookup_order, cancel_order]'],
     ['a heading', '## lookup_order\nDescription: Finds an order.'],
     ['a YAML definition', '- name: lookup_order\n  description: Finds an order.\n  parameters:\n    order_id: string'],
+    ['code quoted in a sentence', "3. DO NOT pass the arguments as a dict as in 'answer = lookup_order({'id': \"A-1\"})', but directly as in 'answer = lookup_order(id=\"A-1\")'."],
   ])('not %s', (_what, text) => {
     expect(kinds(text)).toEqual([]);
   });
