@@ -67,8 +67,9 @@ describe('the real-world corpus', () => {
 });
 
 // The held-out corpus (test/fixtures/realworld-unseen), labelled before the extractor first
-// ran on it: these floors hold today's figures (77% recall, 100% precision, 4 silent misses
-// of 102 calls) so no change can lose what was gained; the targets are higher.
+// ran on it: these floors hold today's figures (98% recall, 100% precision, 1 silent miss of
+// 102 calls) so no change can lose what was gained; the targets (90%, 98%, 2% silent)
+// are held on it and on both corpora together.
 describe('the held-out corpus', () => {
   const unseen = loadCorpus(join(repoRoot, 'test', 'fixtures', 'realworld-unseen'), normalizeTools as (tools: unknown, file?: string) => unknown[]);
   const scored = scoreCorpus(unseen, extract);
@@ -78,10 +79,17 @@ describe('the held-out corpus', () => {
     expect(scored.total.expected).toBeGreaterThanOrEqual(100);
   });
 
-  test('recall at least 75%, precision at least 98%, at most 4 calls missed without a word', () => {
-    expect(scored.total.recall).toBeGreaterThanOrEqual(0.75);
-    expect(scored.total.precision).toBeGreaterThanOrEqual(0.98);
-    expect(scored.total.silentMisses).toBeLessThanOrEqual(4);
+  test('recall at least 98%, no false call, at most 1 call missed without a word', () => {
+    expect(scored.total.recall).toBeGreaterThanOrEqual(0.98);
+    expect(scored.total.precision).toBe(1);
+    expect(scored.total.silentMisses).toBeLessThanOrEqual(1);
+  });
+
+  test("both corpora together meet the issue's targets: recall at least 90%, precision at least 98%, at most 2% missed without a word", () => {
+    const whole = scoreCorpus([...fixtures, ...unseen], extract).total;
+    expect(whole.recall).toBeGreaterThanOrEqual(0.9);
+    expect(whole.precision).toBeGreaterThanOrEqual(0.98);
+    expect(whole.silentMisses / whole.expected).toBeLessThanOrEqual(0.02);
   });
 
   test('texts without calls give no calls and no errors', () => {
