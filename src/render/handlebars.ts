@@ -47,7 +47,36 @@ export function parseTemplate(source: TemplateSource): Program {
     throw templateSyntaxError(source, error);
   }
   checkTemplate(program, source);
+  rewriteRawBlocks(program);
   return program;
+}
+
+/** The helper a raw block calls in place of its name (see rewriteRawBlocks). */
+const RAW_BLOCK = '__promptContractRawBlock';
+
+/**
+ * A raw block (`{{{{name}}}}...{{{{/name}}}}`) renders as dotprompt renders it: dotprompt has
+ * no `raw` helper, so the name is read from the context as a section's is, and the block's
+ * text is printed as written when the value is there and true (once per item of a list), and
+ * not at all when it is missing. Each raw block becomes a call of a helper that reads the
+ * name leniently: a missing name is no missing variable here.
+ */
+function rewriteRawBlocks(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const child of node) rewriteRawBlocks(child);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const n = node as AstNode;
+  const path = n.path as AstNode | undefined;
+  const strip = n.openStrip as Record<string, unknown> | undefined;
+  const simple = path?.type === 'PathExpression' && path.data !== true && (path.depth ?? 0) === 0 && (path.parts as string[]).length === 1;
+  if (n.type === 'BlockStatement' && strip && !('open' in strip) && simple && (n.params as unknown[]).length === 0 && !n.hash) {
+    n.params = [{ type: 'StringLiteral', value: path.original, original: path.original, loc: path.loc }];
+    n.path = { ...path, original: RAW_BLOCK, parts: [RAW_BLOCK], head: undefined, tail: undefined };
+    return;
+  }
+  for (const key of ['body', 'program', 'inverse'] as const) if (n[key]) rewriteRawBlocks(n[key]);
 }
 
 /**
@@ -308,18 +337,26 @@ function registerHelpers(hb: typeof Handlebars, originOf: (value: unknown) => Da
     return a !== b ? options.fn(this) : options.inverse(this);
   });
   // dotprompt's message helpers print markers; the renderer cuts the text into messages at them.
-  hb.registerHelper('role', (role: unknown) => {
-    if (role !== 'system' && role !== 'user' && role !== 'model') throw new Error(`Unexpected role ${JSON.stringify(role)} in {{role}}, expected "system", "user" or "model"`);
+  // An error a helper throws is told at the helper's tag.
+  const at = (options: unknown, message: string): Error => new hb.Exception(message, { loc: (options as { loc?: unknown } | undefined)?.loc } as unknown as ConstructorParameters<typeof hb.Exception>[1]);
+  hb.registerHelper('role', (role: unknown, options: HelperOptions) => {
+    if (role !== 'system' && role !== 'user' && role !== 'model' && role !== 'tool') throw at(options, `Unexpected role ${JSON.stringify(role)} in {{role}}, expected "system", "user", "model" or "tool"`);
     return `<<<dotprompt:role:${role}>>>`;
   });
   hb.registerHelper('history', () => '<<<dotprompt:history>>>');
   hb.registerHelper('media', (options: HelperOptions) => {
     const url = options.hash?.url;
-    if (typeof url !== 'string' || url === '') throw new Error('Expected {{media url=...}} with a URL');
+    // An empty URL is a media part with an empty URL, as dotprompt makes it; no URL at all is a mistake.
+    if (typeof url !== 'string') throw at(options, `Expected {{media url=...}} with a URL, got ${url === undefined ? 'no `url`' : JSON.stringify(url)}`);
     const type = options.hash?.contentType;
     return `<<<dotprompt:media:url ${url}${typeof type === 'string' && type !== '' ? ` ${type}` : ''}>>>`;
   });
   hb.registerHelper('section', (name: unknown) => `<<<dotprompt:section ${String(name)}>>>`);
+  const blockHelperMissing = hb.helpers.blockHelperMissing as Handlebars.HelperDelegate;
+  hb.registerHelper(RAW_BLOCK, function (this: unknown, name: string, options: HelperOptions) {
+    const box = this === null || this === undefined ? undefined : (Object(this) as Record<string, unknown>);
+    return blockHelperMissing.call(this, box && Object.hasOwn(box, name) ? box[name] : undefined, options);
+  });
   // `lookup` of a member the value only inherits is an error that names it, not an empty string.
   const lookup = hb.helpers.lookup as Handlebars.HelperDelegate;
   hb.registerHelper('lookup', function (this: unknown, obj: unknown, field: unknown, options: HelperOptions & { loc?: unknown }) {
@@ -396,7 +433,8 @@ function strictOwnProperties(hb: typeof Handlebars, onDenied: (name: string) => 
         // error (three a lookup, with no file or line): the render says which member it was.
         lookupProperty: {
           value(parent: unknown, name: string) {
-            if (parent === null || parent === undefined) return container.lookupProperty(parent, name);
+            // Nothing has no members: the strict lookup after this one says which name was missing, and where.
+            if (parent === null || parent === undefined) return undefined;
             const box = Object(parent) as object;
             if (Object.hasOwn(box, name) || !(name in box)) return container.lookupProperty(parent, name);
             // Helper and partial names are looked up the same way; an inherited one is simply no helper.
@@ -467,8 +505,8 @@ export class PromptEnvironment {
       registerHelpers(hb, this.#originOf);
       budgetBlocks(hb);
       for (const [name, source] of this.#partials) {
-        const compiled = hb.compile(source.body, { noEscape: true, strict: true });
         const program = this.#programs.get(name)?.program;
+        const compiled = hb.compile((program ?? source.body) as unknown as string, { noEscape: true, strict: true });
         hb.registerPartial(name, budgeted((program && readsOnlyItsContext(program) ? this.#remembered(compiled) : compiled) as Handlebars.TemplateDelegate) as unknown as Handlebars.Template);
       }
       this.#plain = { hb, templates: new Map() };
@@ -532,8 +570,8 @@ export class PromptEnvironment {
         const plain = this.#plainEnvironment();
         const key = `${source.file}\0${source.body}`;
         let template = plain.templates.get(key);
-        if (!template) plain.templates.set(key, (template = plain.hb.compile(source.body, { noEscape: true, strict: true })));
         if (!this.#programs.has(`\0${key}`)) this.#programs.set(`\0${key}`, { source, program: parseTemplate(source) });
+        if (!template) plain.templates.set(key, (template = plain.hb.compile(this.#programs.get(`\0${key}`)!.program as unknown as string, { noEscape: true, strict: true })));
         const text = this.#attribute(source, () => template(context, { data }));
         return { text, sourceMap: emptySourceMap(text) };
       }

@@ -295,7 +295,10 @@ const opener = (body: string, tag: Tag): string => body.slice(tag.open.start, ta
  * `{{` tag, the `{{/...}}` that closes the wrong block).
  */
 export function templateSyntaxError(source: BodyPlace, error: unknown): InputError {
-  const { body } = source;
+  // Handlebars' lexer reads a name only before a space or a delimiter: at the very end of a
+  // body (trimmed after its frontmatter, as dotprompt does) a name in an open tag would be an
+  // unreadable character. Read with a line end after it, as the file has.
+  const body = source.body === '' || /\s$/.test(source.body) ? source.body : `${source.body}\n`;
   const place = new Place(source);
   const failure = diagnose(body, error);
   const { tokens } = tokenize(body);
