@@ -21,6 +21,7 @@ import { InputError } from '../util/errors.js';
 import { isRecord, setOwn } from '../util/values.js';
 import type { Part, Role } from './messages.js';
 import { picoschema, type JsonSchema, type SchemaResolver } from './picoschema.js';
+import { templateSyntaxError } from './template-errors.js';
 
 /** A part that only opens a section: `{{section "name"}}` (dotprompt's pending part). */
 export interface PendingPart {
@@ -76,6 +77,8 @@ export interface DotpromptData {
 }
 
 export interface DotpromptOptions {
+  /** The source's file, as errors name it (`<prompt>` by default). */
+  file?: string;
   /** Partials by name, for `{{> name}}`. */
   partials?: Record<string, string>;
   /** Asked for a partial the template (or a partial) uses that `partials` does not have. */
@@ -108,6 +111,8 @@ export interface RenderedDotprompt extends RenderedDotpromptMetadata {
 export interface ParsedDotprompt extends RenderedDotpromptMetadata {
   /** The body: after frontmatter, trimmed; the whole source when there is no frontmatter. */
   template: string;
+  /** The 1-based line of the source the body starts on. */
+  templateLine?: number;
 }
 
 /** Frontmatter keys that are metadata; any other key is only in `raw` (or `ext` when dotted). */
@@ -122,15 +127,26 @@ export function parseDotprompt(source: string, file = '<prompt>'): ParsedDotprom
   const match = FRONTMATTER.exec(source);
   if (!match) return base();
   const [, yaml = '', body = ''] = match;
+  const yamlLine = source.slice(0, match[0].length - body.length - yaml.length).split(/\r\n|\r|\n/).length - 1;
   let value: unknown;
   try {
     value = load(yaml);
   } catch (error) {
-    throw new InputError('config/yaml-syntax', `YAML syntax error in the frontmatter: ${(error as Error).message}`, { file }, { cause: error });
+    const mark = (error as { mark?: { line?: number; column?: number } }).mark;
+    const at = typeof mark?.line === 'number' ? { line: mark.line + yamlLine + 1, ...(typeof mark.column === 'number' ? { column: mark.column + 1 } : {}) } : {};
+    throw new InputError('config/yaml-syntax', `YAML syntax error in the frontmatter: ${(error as Error).message}`, { file, ...at }, { cause: error });
   }
   if (value === null || value === undefined) value = {};
   if (!isRecord(value)) throw new InputError('config/invalid', `Expected the frontmatter to be a mapping of keys, got ${JSON.stringify(value)}`, { file });
-  const out: ParsedDotprompt = { config: {}, ext: {}, metadata: {}, template: body.trim() };
+  const parsed = metadataFromFrontmatter(value, body.trim());
+  const skipped = body.slice(0, body.length - body.trimStart().length);
+  parsed.templateLine = source.slice(0, source.length - body.length).split(/\r\n|\r|\n/).length + (skipped.match(/\r\n|\r|\n/g)?.length ?? 0);
+  return parsed;
+}
+
+/** A parsed frontmatter's keys sorted into metadata (the reserved keys), `ext` (dotted keys) and `raw` (all of them). */
+export function metadataFromFrontmatter(value: Record<string, unknown>, template = ''): ParsedDotprompt {
+  const out: ParsedDotprompt = { config: {}, ext: {}, metadata: {}, template };
   const ext: Record<string, Record<string, unknown>> = {};
   for (const [key, v] of Object.entries(value)) {
     if (RESERVED.has(key)) {
@@ -162,7 +178,7 @@ function dropUndefined<T>(value: T): T {
  */
 export function renderDotpromptMetadata(source: string | ParsedDotprompt, options: DotpromptOptions = {}): RenderedDotpromptMetadata {
   const parsed = typeof source === 'string' ? parseDotprompt(source) : source;
-  const { template: _template, ...fromFile } = parsed;
+  const { template: _template, templateLine: _line, ...fromFile } = parsed;
   const overrides = options.metadata;
   const model = overrides?.model ?? fromFile.model ?? options.defaultModel;
   const modelConfig = model !== undefined && options.modelConfigs && Object.hasOwn(options.modelConfigs, model) ? options.modelConfigs[model] : undefined;
@@ -234,6 +250,15 @@ function dotpromptHelpers(): Record<string, Handlebars.HelperDelegate> {
       return a !== b ? options.fn(this) : options.inverse(this);
     },
   };
+}
+
+/** The file line (and column) of a Handlebars error that has a place in the body starting at `bodyLine`; the body's first line if it has none. */
+function placeOf(error: unknown, bodyLine: number): { line: number; column?: number } {
+  const e = error as { lineNumber?: unknown; column?: unknown; message?: unknown };
+  if (typeof e.lineNumber === 'number') return { line: e.lineNumber + bodyLine - 1, ...(typeof e.column === 'number' ? { column: e.column + 1 } : {}) };
+  const at = typeof e.message === 'string' ? / - (\d+):(\d+)$/.exec(e.message) : null;
+  if (at) return { line: Number(at[1]) + bodyLine - 1, column: Number(at[2]) + 1 };
+  return { line: bodyLine };
 }
 
 /** Names of the partials a template calls by a fixed name (`{{> name}}`, `{{#> name}}`). */
@@ -315,8 +340,10 @@ export function toMessages(rendered: string, history?: DotpromptMessage[]): Dotp
  * the documents and the history.
  */
 export function renderDotprompt(source: string, data: DotpromptData = {}, options: DotpromptOptions = {}): RenderedDotprompt {
-  const parsed = parseDotprompt(source);
-  const meta = renderDotpromptMetadata(parsed, options);
+  const file = options.file ?? '<prompt>';
+  const parsed = parseDotprompt(source, file);
+  const { templateLine: bodyLine = 1, ...unplaced } = parsed;
+  const meta = renderDotpromptMetadata(unplaced, options);
 
   const hb = handlebars().create();
   const helpers = dotpromptHelpers();
@@ -326,6 +353,12 @@ export function renderDotprompt(source: string, data: DotpromptData = {}, option
   for (const [name, text] of Object.entries(options.partials ?? {})) hb.registerPartial(name, text);
 
   let template: Handlebars.TemplateDelegate;
+  // Handlebars compiles on the first call: a syntax error is found here, and told in words at its tag.
+  try {
+    handlebars().parse(parsed.template);
+  } catch (syntax) {
+    throw templateSyntaxError({ file, body: parsed.template, bodyLine }, syntax);
+  }
   try {
     // Partials a resolver supplies, and the partials those use, registered before compiling.
     if (options.resolvePartial) {
@@ -344,7 +377,7 @@ export function renderDotprompt(source: string, data: DotpromptData = {}, option
     }
     template = hb.compile(parsed.template, { noEscape: true, knownHelpers, knownHelpersOnly: true });
   } catch (error) {
-    throw new InputError('render/syntax', `Template does not compile: ${(error as Error).message}`, {}, { cause: error });
+    throw new InputError('render/syntax', `Template does not compile: ${(error as Error).message}`, { file, ...placeOf(error, bodyLine) }, { cause: error });
   }
 
   const { input: _input, ...promptMetadata } = meta;
@@ -360,9 +393,12 @@ export function renderDotprompt(source: string, data: DotpromptData = {}, option
   } catch (error) {
     const stopped = budgetStop(error) ?? (error instanceof RangeError && /^rendered text over/.test(error.message) ? (options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES) : undefined);
     if (stopped !== undefined) {
-      throw new InputError('render/too-large', `Unexpected rendered text over ${stopped} bytes: the template makes more text than any prompt a model takes (loops nested over long lists?), so the render stopped; expected a smaller render, or a higher \`maxRenderedBytes\``, {}, { cause: error });
+      throw new InputError('render/too-large', `Unexpected rendered text over ${stopped} bytes: the template makes more text than any prompt a model takes (loops nested over long lists?), so the render stopped; expected a smaller render, or a higher \`maxRenderedBytes\``, { file, line: bodyLine }, { cause: error });
     }
-    throw new InputError('render/failed', `Template failed to render: ${(error as Error).message}`, {}, { cause: error });
+    const message = (error as Error).message.replace(/ - \d+:\d+$/, '');
+    // An unknown helper is known only when Handlebars compiles, on the first call: it is the template's, not the data's.
+    if (/knownHelpersOnly/.test(message)) throw new InputError('render/syntax', `Template does not compile: ${message}`, { file, ...placeOf(error, bodyLine) }, { cause: error });
+    throw new InputError('render/failed', `Template failed to render: ${message}`, { file, ...placeOf(error, bodyLine) }, { cause: error });
   }
   return { ...meta, messages: toMessages(rendered, data.messages) };
 }

@@ -36,6 +36,11 @@ export interface CaseDefinition {
   history?: Array<{ value: Record<string, unknown>; origin: DataOrigin }>;
   /** The wire shape for this case, over the prompt's: one prompt sent to two providers. */
   shape?: Shape;
+  /**
+   * dotprompt's data variables for this case (its `data.context`): `state:` is `{{@state}}`,
+   * `auth:` is `{{@auth}}`, and each key of `context:` is a variable of its own name.
+   */
+  context?: Record<string, unknown>;
   /** The cases file, for pointing a finding at one input's line. */
   doc?: YamlDocument;
   file: string;
@@ -62,6 +67,8 @@ export interface PromptDefinition {
   meta: Record<string, unknown>;
   /** The frontmatter with the place of every node, for findings about it (absent without frontmatter). */
   frontmatter?: YamlDocument;
+  /** The module's named schemas (`PromptModule.schemas`), for Picoschema types that are not scalars. */
+  schemas?: ReadonlyMap<string, Record<string, unknown>>;
   cases: Map<string, CaseDefinition>;
 }
 
@@ -72,6 +79,13 @@ export interface PromptModule {
   partials: Map<string, TemplateSource>;
   /** YAML item object -> the node it was loaded from; the renderer marks their output with it. */
   origins: WeakMap<object, DataOrigin>;
+  /**
+   * Named schemas, as dotprompt's `defineSchema` registers them: `schemas/Name.json` (or
+   * `.yaml`, `.yml`) in the prompts folder is the schema `Name`, JSON Schema or Picoschema,
+   * for `schema: Name` and `field: Name` in a prompt's `input` and `output`. Set more before
+   * the first render to register them from code.
+   */
+  schemas: Map<string, Record<string, unknown>>;
 }
 
 /**
@@ -136,7 +150,11 @@ export function splitFrontmatter(text: string, file: string): { frontmatter: Yam
     throw new InputError('config/yaml-syntax', 'Unclosed frontmatter: the `---` on line 1 opens it, expected a line of `---` after its last key', { file, line: 1, column: 1 });
   }
   if (!match) return { frontmatter: undefined, body: text, bodyLine: 1 };
-  const bodyLine = match[0].split('\n').length - (match[0].endsWith('\n') ? 0 : 1);
+  // dotprompt trims the body after a frontmatter (and only then): leading blank lines move the body's first line down.
+  const rest = text.slice(match[0].length);
+  const body = rest.trim();
+  const skipped = rest.slice(0, rest.length - rest.trimStart().length);
+  const bodyLine = match[0].split('\n').length - (match[0].endsWith('\n') ? 0 : 1) + (skipped.match(/\n/g)?.length ?? 0);
   // A leading newline stands in for the opening `---`, so YAML lines and columns are file lines and columns.
   let frontmatter: YamlDocument;
   try {
@@ -144,11 +162,11 @@ export function splitFrontmatter(text: string, file: string): { frontmatter: Yam
   } catch (error) {
     if (!(error instanceof InputError) || error.code !== 'config/yaml-syntax') throw error;
     // js-yaml's "end of the stream" is the closing `---` here.
-    const closing = bodyLine - (match[0].endsWith('\n') ? 1 : 0);
+    const closing = match[0].split('\n').length - (match[0].endsWith('\n') ? 1 : 0);
     const message = error.message.replace(/^YAML syntax error: /, '').replace(/end of the stream/, `end of the frontmatter (the closing \`---\` on line ${closing})`);
     throw new InputError(error.code, `YAML syntax error in the frontmatter: ${message}`, { file, line: error.line, column: error.column }, { cause: error });
   }
-  return { frontmatter, body: text.slice(match[0].length), bodyLine };
+  return { frontmatter, body, bodyLine };
 }
 
 function where(doc: YamlDocument, path: Array<string | number>): { file: string; line?: number; column?: number } {
@@ -234,6 +252,7 @@ interface ModuleState {
   seen: Map<string, string>;
   /** Prompt names as a case-insensitive, normalising file system sees them, to the first one written. */
   foldedPrompts: Map<string, { name: string; file: string }>;
+  schemas: Map<string, Record<string, unknown>>;
 }
 
 function moduleState(root: string, cwd: string, projectRoot?: string): ModuleState {
@@ -244,7 +263,7 @@ function moduleState(root: string, cwd: string, projectRoot?: string): ModuleSta
   } catch {
     throw new InputError('config/prompts-missing', `Cannot find the prompts folder, expected a directory of .prompt files`, { file: display(absRoot) });
   }
-  return { absRoot, projectRoot: projectRoot === undefined ? projectRootOf(absRoot, cwd) : resolve(cwd, projectRoot), display, partials: new Map(), prompts: new Map(), origins: new WeakMap(), seen: new Map(), foldedPrompts: new Map() };
+  return { absRoot, projectRoot: projectRoot === undefined ? projectRootOf(absRoot, cwd) : resolve(cwd, projectRoot), display, partials: new Map(), prompts: new Map(), origins: new WeakMap(), seen: new Map(), foldedPrompts: new Map(), schemas: new Map() };
 }
 
 /**
@@ -307,6 +326,7 @@ function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<stri
     sourceText: text,
     meta,
     ...(frontmatter ? { frontmatter } : {}),
+    schemas: state.schemas,
     cases: new Map(),
   };
   if (meta.shape !== undefined) {
@@ -404,6 +424,8 @@ function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<strin
       }
       definition.shape = spec.shape as Shape;
     }
+    const context = caseContext(doc, caseName, spec);
+    if (context) definition.context = context;
     if (spec.history !== undefined && spec.history !== null) {
       definition.history = items(doc, ['cases', caseName, 'history'], spec.history, 'example', origins);
     }
@@ -415,7 +437,44 @@ function readCasesFile(state: ModuleState, path: string, only: ReadonlySet<strin
   }
 }
 
+/** `@` names the renderer gives itself or Handlebars does: a case's `context:` may not take them. */
+const RESERVED_DATA = new Set(['root', 'index', 'key', 'first', 'last', 'level', 'partial-block', 'prompt', 'case', 'tools', 'metadata']);
+
+/** A case's data variables: `context:` (any names but the reserved), then `state:` and `auth:`. */
+function caseContext(doc: YamlDocument, caseName: string, spec: Record<string, unknown>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  if (spec.context !== undefined && spec.context !== null) {
+    if (!isRecord(spec.context)) throw new InputError('config/invalid', 'Expected `context` to be a mapping of data variables (`{{@name}}`)', where(doc, ['cases', caseName, 'context']));
+    for (const key of Object.keys(spec.context)) {
+      if (RESERVED_DATA.has(key) || key.startsWith('_')) {
+        throw new InputError('config/invalid', `Unexpected \`${key}\` in \`context\`: \`@${key}\` is a variable the renderer or Handlebars fills; expected another name`, where(doc, ['cases', caseName, 'context', key]));
+      }
+    }
+    out = { ...spec.context };
+  }
+  for (const key of ['state', 'auth'] as const) {
+    if (spec[key] === undefined) continue;
+    if (out && Object.hasOwn(out, key)) throw new InputError('config/duplicate', `Duplicate \`${key}\`: case \`${caseName}\` gives it both as \`${key}:\` and in \`context:\`; expected one`, where(doc, ['cases', caseName, key]));
+    out = { ...(out ?? {}), [key]: spec[key] };
+  }
+  return out;
+}
+
 const isCasesFile = (absRoot: string, f: string): boolean => f.startsWith(join(absRoot, 'cases') + sep) && /\.ya?ml$/.test(f);
+
+const SCHEMA_FILE = /^([A-Za-z_][\w.-]*)\.(?:json|ya?ml)$/;
+const isSchemaFile = (absRoot: string, f: string): boolean => dirname(f) === join(absRoot, 'schemas') && SCHEMA_FILE.test(basename(f));
+
+/** Reads `schemas/Name.json` (or `.yaml`, `.yml`) as the named schema `Name`. */
+function readSchemaFile(state: ModuleState, path: string): void {
+  const name = SCHEMA_FILE.exec(basename(path))![1]!;
+  const doc = readYaml(path, state.display(path));
+  if (!isRecord(doc.value)) throw new InputError('config/invalid', `Expected the named schema \`${name}\` to be a mapping (JSON Schema or Picoschema), got ${JSON.stringify(doc.value)}`, { file: doc.file, line: 1, column: 1 });
+  const key = `schema:${name}`;
+  if (state.seen.has(key)) throw new InputError('config/duplicate', `Duplicate schema \`${name}\`, also defined in ${state.seen.get(key)}`, { file: doc.file, line: 1, column: 1 });
+  state.seen.set(key, doc.file);
+  state.schemas.set(name, doc.value);
+}
 
 /**
  * Loads a prompt module folder: `*.prompt` templates (dotprompt layout: YAML frontmatter, a
@@ -428,10 +487,11 @@ const isCasesFile = (absRoot: string, f: string): boolean => f.startsWith(join(a
 export function loadPromptModule(root: string, cwd = process.cwd(), only?: ReadonlySet<string>, projectRoot?: string): PromptModule {
   const state = moduleState(root, cwd, projectRoot);
   const files = walk(state);
+  for (const path of files.filter((f) => isSchemaFile(state.absRoot, f))) readSchemaFile(state, path);
   for (const path of files.filter((f) => f.endsWith('.prompt'))) readPromptFile(state, path, only);
   for (const path of files.filter((f) => isCasesFile(state.absRoot, f))) readCasesFile(state, path, only);
-  const { absRoot, prompts, partials, origins } = state;
-  return { root: absRoot, prompts, partials, origins };
+  const { absRoot, prompts, partials, origins, schemas } = state;
+  return { root: absRoot, prompts, partials, origins, schemas };
 }
 
 /** A prompt module whose prompts are read when first asked for (see openPromptModule). */
@@ -460,14 +520,16 @@ export function casesFilesOf(module: PromptModule, cwd = process.cwd()): Map<str
 export function openPromptModule(root: string, cwd: string, casesFiles: ReadonlyMap<string, readonly string[]>, projectRoot?: string): LazyPromptModule {
   const state = moduleState(root, cwd, projectRoot);
   const promptFiles = new Map<string, string[]>();
-  for (const path of walk(state).filter((f) => f.endsWith('.prompt'))) {
+  const files = walk(state);
+  for (const path of files.filter((f) => isSchemaFile(state.absRoot, f))) readSchemaFile(state, path);
+  for (const path of files.filter((f) => f.endsWith('.prompt'))) {
     const base = basename(path, '.prompt');
     if (base.startsWith('_')) readPromptFile(state, path, undefined);
     else promptFiles.set(base, [...(promptFiles.get(base) ?? []), path]);
   }
-  const { absRoot, prompts, partials, origins } = state;
+  const { absRoot, prompts, partials, origins, schemas } = state;
   return {
-    module: { root: absRoot, prompts, partials, origins },
+    module: { root: absRoot, prompts, partials, origins, schemas },
     ensure(prompt: string): void {
       if (prompts.has(prompt)) return;
       const only = new Set([prompt]);

@@ -21,7 +21,8 @@ export function promptSchema(prompt: PromptDefinition, key: 'input' | 'output'):
   let out: Expanded = {};
   if (typeof section === 'object' && section !== null && !Array.isArray(section) && (section as Record<string, unknown>).schema !== undefined) {
     try {
-      const schema = picoschema((section as Record<string, unknown>).schema);
+      const schemas = prompt.schemas;
+      const schema = picoschema((section as Record<string, unknown>).schema, schemas ? { resolveSchema: (name) => schemas.get(name) } : {});
       if (schema) out = { schema: schema as JsonSchemaObject };
     } catch (error) {
       out = { error: error instanceof Error ? error : new Error(String(error)) };

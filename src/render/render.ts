@@ -7,7 +7,7 @@ import { locate } from '../util/yaml.js';
 import { PromptEnvironment, type RenderOptions } from './handlebars.js';
 import type { CaseDefinition, DataItem, PromptDefinition, PromptModule } from './module.js';
 import { type FewShotExample, fewShotTurns, hasMessageMarkers, withFewShot } from './conversation.js';
-import { toMessages } from './dotprompt.js';
+import { metadataFromFrontmatter, renderDotpromptMetadata, toMessages } from './dotprompt.js';
 import { promptSchema } from './prompt-schemas.js';
 import type { Message, Part, Role } from './messages.js';
 import type { DataOrigin, InputSource, SourceMap } from './source-map.js';
@@ -136,20 +136,27 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     );
   }
   const tools = toolsFor(prompt, registry, testCase);
-  for (const reserved of ['examples', 'retrieved']) {
-    if (reserved in testCase.input) throw new InputError('config/invalid', `Input \`${reserved}\` is reserved: the renderer fills it from the prompt's ${reserved === 'examples' ? 'examples file' : 'retrieval stubs'}`, { file: testCase.file, line: testCase.line });
+  // `examples` and `retrieved` are filled only for a prompt that declares them: any other sees its inputs alone, as dotprompt does.
+  const filled: Record<string, unknown> = {};
+  if (prompt.examples) filled.examples = prompt.examples.items.map((i) => i.value);
+  if (prompt.retrieval) filled.retrieved = (testCase.retrieval === undefined ? [] : (prompt.retrieval.entries.get(testCase.retrieval) ?? [])).map((i) => i.value);
+  for (const reserved of Object.keys(filled)) {
+    if (Object.hasOwn(testCase.input, reserved)) throw new InputError('config/invalid', `Input \`${reserved}\` is reserved: the renderer fills it from the prompt's ${reserved === 'examples' ? 'examples file' : 'retrieval stubs'}`, { file: testCase.file, line: testCase.line });
   }
   const env = environmentOf(module);
-  const retrieved = testCase.retrieval === undefined ? [] : (prompt.retrieval?.entries.get(testCase.retrieval) ?? []);
-  const context = {
-    ...prompt.input,
-    ...testCase.input,
-    examples: (prompt.examples?.items ?? []).map((i) => i.value),
-    retrieved: retrieved.map((i) => i.value),
+  const context = { ...prompt.input, ...testCase.input, ...filled };
+  const history = testCase.history?.map((h) => h.value);
+  // dotprompt's data variables: the case's `state`, `auth` and `context`, and `@metadata` (the prompt's metadata without `input`, the history).
+  const data = {
+    ...(testCase.context ?? {}),
+    metadata: { prompt: dotpromptMetadataOf(prompt, tools), ...(history ? { messages: history } : {}) },
+    prompt: prompt.name,
+    case: caseName,
+    tools: tools.map(asSent),
   };
   let rendered: { text: string; sourceMap: SourceMap };
   try {
-    rendered = env.render(prompt.source, context, { prompt: prompt.name, case: caseName, tools: tools.map(asSent) }, options);
+    rendered = env.render(prompt.source, context, data, options);
   } catch (error) {
     // A missing variable is the case's omission as much as the template's: name both.
     if (error instanceof InputError && error.code === 'render/missing-variable') {
@@ -172,6 +179,29 @@ export function renderCase(module: PromptModule, promptName: string, caseName: s
     out.messages = messages;
     out.conversation = { shape: testCase.shape ?? prompt.shape ?? 'anthropic', origins };
   }
+  return out;
+}
+
+const metadataCache = new WeakMap<PromptDefinition, WeakMap<ToolSpec[], Record<string, unknown>>>();
+
+/** `{{@metadata.prompt}}`: the prompt's frontmatter as dotprompt's metadata (tools as `toolDefs`, schemas expanded), without `input`. */
+function dotpromptMetadataOf(prompt: PromptDefinition, tools: ToolSpec[]): Record<string, unknown> {
+  let byTools = metadataCache.get(prompt);
+  if (!byTools) metadataCache.set(prompt, (byTools = new WeakMap()));
+  let out = byTools.get(tools);
+  if (out) return out;
+  const definitions = Object.fromEntries(tools.map((t) => [t.name, { name: t.name, ...(t.description === undefined ? {} : { description: t.description }), inputSchema: t.inputSchema }]));
+  const schemas = prompt.schemas;
+  let meta: Record<string, unknown>;
+  try {
+    meta = { ...renderDotpromptMetadata(metadataFromFrontmatter(prompt.meta), { tools: definitions, ...(schemas ? { resolveSchema: (name: string) => schemas.get(name) } : {}) }) };
+  } catch {
+    // A schema that does not expand is reported by the schema checks, at its line: the metadata shows it as written.
+    meta = { ...metadataFromFrontmatter(prompt.meta) };
+  }
+  delete meta.input;
+  delete meta.template;
+  byTools.set(tools, (out = meta));
   return out;
 }
 

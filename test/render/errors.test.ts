@@ -78,7 +78,7 @@ describe('template syntax errors: at the tag, from the start of the file, in pla
     expect(error.message).not.toMatch(/CLOSE_UNESCAPED|Expecting/);
     // The suggested fix renders the brace right after the value.
     const fixed = scratch({ ...base, 'prompts/p.prompt': `${frontmatter}\nData: {"name": {{json name~}} }\n` });
-    expect(renderCase(loadPromptModule('prompts', fixed), 'p', 'one', registry).text).toBe('Data: {"name": "Ana"}\n');
+    expect(renderCase(loadPromptModule('prompts', fixed), 'p', 'one', registry).text).toBe('Data: {"name": "Ana"}');
   });
 
   test('an unterminated `{{` is reported where it starts', () => {

@@ -77,7 +77,7 @@ describe('{{json}} of an example or stub', () => {
     const module = loadPromptModule('prompts', root);
     const [one, two] = ['one', 'two'].map((name) => renderCase(module, 'p', name, registry));
     const calls = [{ name: 'lookup_order', arguments: { order_id: 'A-0001' } }, { name: 'lookup_order', arguments: { order_id: 'A-0002' } }];
-    const expected = (name: string) => `${calls.map((c) => `\`\`\`tool_call\n${JSON.stringify(c, null, 2)}\n\`\`\`\n`).join('')}${calls.map((c) => `flat: ${JSON.stringify(c)}\n`).join('')}Bye ${name}\n`;
+    const expected = (name: string) => `${calls.map((c) => `\`\`\`tool_call\n${JSON.stringify(c, null, 2)}\n\`\`\`\n`).join('')}${calls.map((c) => `flat: ${JSON.stringify(c)}\n`).join('')}Bye ${name}`;
     expect(one!.text).toBe(expected('Ana'));
     expect(two!.text).toBe(expected('Bo'));
     const at = two!.text.lastIndexOf('"A-0002"');
