@@ -13,6 +13,9 @@ export { loadPromptModule } from './render/module.js';
 export type { PromptModule, PromptDefinition, CaseDefinition } from './render/module.js';
 export { renderCase, renderDataItems, listCases } from './render/render.js';
 export type { RenderedCase, RenderedItem } from './render/render.js';
+export { renderDotprompt } from './render/dotprompt.js';
+export type { DotpromptData, DotpromptMessage, DotpromptMetadata, DotpromptOptions, RenderedDotprompt } from './render/dotprompt.js';
+export type { Message, Part, Role } from './render/messages.js';
 export type { SourceMap, SourceLocation } from './render/source-map.js';
 export { formatSnapshot } from './snapshot/format.js';
 
