@@ -29,13 +29,15 @@ export interface EscapedString {
  */
 function nextJsonString(text: string, from: number): { start: number; end: number } | undefined {
   for (let i = text.indexOf('"', from); i !== -1; ) {
-    let j = i + 1;
-    while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' && text[j + 1] !== '\n' ? 2 : 1;
-    if (text[j] === '"') return { start: i, end: j + 1 };
-    i = j >= text.length ? -1 : text.indexOf('"', j);
+    jsonString.lastIndex = i;
+    if (jsonString.test(text)) return { start: i, end: jsonString.lastIndex };
+    const lineEnd = text.indexOf('\n', i);
+    i = lineEnd === -1 ? -1 : text.indexOf('"', lineEnd);
   }
   return undefined;
 }
+// A JSON string at a place, on one line: escapes read as pairs (not a line break).
+const jsonString = /"(?:[^"\\\n]|\\[^\n])*"/y;
 // Escapes that JSON-encoded text has (`\"`, `\n`), and what a call is written with.
 const hasEscape = /\\["nu]/;
 const callMarker = /<tool_call>|<function[=_ >]|<invoke|<\|?tool|\[TOOL_CALLS\]|Action:|\\"(?:name|tool|tool_name|action|function|tool_calls|function_call|functionCall|type|command_name)\\"[ \t]*:/;

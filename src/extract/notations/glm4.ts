@@ -26,7 +26,8 @@ export const glm4Notation = defineNotation<Glm4Match>({
   name: 'glm4',
   description: 'GLM-4: the tool name on its own line, then its arguments as a JSON object: `get_weather\\n{"city": "Beijing"}`',
   *find(text, context) {
-    if (context.tools.size === 0) return;
+    // No line opens an object: nothing to look at (one quick pass, not one regex step a line).
+    if (context.tools.size === 0 || !/\n[ \t]*\{/.test(text)) return;
     nameLine.lastIndex = 0;
     for (let m = nameLine.exec(text); m; m = nameLine.exec(text)) {
       const name = m[1]!;
