@@ -51,6 +51,16 @@ export function parseTemplate(source: TemplateSource): Program {
   return program;
 }
 
+/** A `../` path that climbs above the outermost context, at its place. */
+function climbError(path: { original: string; head: string; depth: number; line: number; column: number }, source: TemplateSource, cause?: unknown): InputError {
+  return new InputError(
+    'render/failed',
+    `Unexpected path \`${path.original}\`: its ${path.depth} \`../\` climb above the outermost context (the case's inputs), where there is nothing to read \`${path.head}\` from; expected one \`../\` for each \`{{#each}}\` or \`{{#with}}\` around it that changes the context, or \`@root.${path.head}\` for an input`,
+    { file: source.file, line: path.line + source.bodyLine - 1, column: path.column },
+    cause === undefined ? undefined : { cause },
+  );
+}
+
 /** The helper a raw block calls in place of its name (see rewriteRawBlocks). */
 const RAW_BLOCK = '__promptContractRawBlock';
 
@@ -406,7 +416,7 @@ type Spec = Record<string, unknown>;
  * sits in the `container.strict` that compiled templates call: every program function of a
  * compiled template gets a container whose `strict` checks first.
  */
-function strictOwnProperties(hb: typeof Handlebars, onDenied: (name: string) => void): void {
+function strictOwnProperties(hb: typeof Handlebars, onDenied: (name: string) => void, onNothing: (name: string) => void = () => {}): void {
   const derived = new WeakMap<object, Container>();
   const harden = (container: Container): Container => {
     if (container[hardened]) return container;
@@ -433,8 +443,12 @@ function strictOwnProperties(hb: typeof Handlebars, onDenied: (name: string) => 
         // error (three a lookup, with no file or line): the render says which member it was.
         lookupProperty: {
           value(parent: unknown, name: string) {
-            // Nothing has no members: the strict lookup after this one says which name was missing, and where.
-            if (parent === null || parent === undefined) return undefined;
+            // Nothing has no members: the strict lookup after this one says which name was missing, and
+            // where; a helper's argument is looked up leniently, so the name is kept for the render to judge.
+            if (parent === null || parent === undefined) {
+              onNothing(name);
+              return undefined;
+            }
             const box = Object(parent) as object;
             if (Object.hasOwn(box, name) || !(name in box)) return container.lookupProperty(parent, name);
             // Helper and partial names are looked up the same way; an inherited one is simply no helper.
@@ -477,12 +491,14 @@ export class PromptEnvironment {
   readonly #partialsHoldMarkers: boolean;
   /** The first inherited member the current render tried to read (renders are synchronous: one at a time). */
   #denied: string | undefined;
+  /** The names the current render read from nothing (a `../` past the outermost context, in a helper's argument). */
+  #fromNothing = new Set<string>();
 
   constructor(partials: Map<string, TemplateSource>, origins: WeakMap<object, DataOrigin>) {
     this.#partials = partials;
     this.#originOf = (value) => (typeof value === 'object' && value !== null ? origins.get(value) : undefined);
     this.#partialsHoldMarkers = [...partials.values()].some((p) => hasMarkers(p.body));
-    strictOwnProperties(this.#hb, (name) => (this.#denied ??= name));
+    strictOwnProperties(this.#hb, (name) => (this.#denied ??= name), (name) => this.#fromNothing.add(name));
     registerHelpers(this.#hb, this.#originOf);
     budgetBlocks(this.#hb);
     for (const [name, source] of partials) {
@@ -501,7 +517,7 @@ export class PromptEnvironment {
   #plainEnvironment(): { hb: typeof Handlebars; templates: Map<string, Handlebars.TemplateDelegate> } {
     if (!this.#plain) {
       const hb = handlebars().create();
-      strictOwnProperties(hb, (name) => (this.#denied ??= name));
+      strictOwnProperties(hb, (name) => (this.#denied ??= name), (name) => this.#fromNothing.add(name));
       registerHelpers(hb, this.#originOf);
       budgetBlocks(hb);
       for (const [name, source] of this.#partials) {
@@ -539,6 +555,7 @@ export class PromptEnvironment {
     const limit = options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES;
     let text: string;
     this.#denied = undefined;
+    this.#fromNothing.clear();
     try {
       const plain = this.#plainEnvironment();
       const key = `${source.file}\0${source.body}`;
@@ -556,6 +573,9 @@ export class PromptEnvironment {
     }
     // A helper's argument (`{{#if name.constructor}}`) is looked up leniently: a member read as nothing there would pass unseen.
     if (this.#denied !== undefined) throw this.#deniedError(this.#denied, source);
+    // So is a `../` path that climbs above the outermost context (`{{#if ../../a}}`): it reads nothing, always.
+    const climbed = this.#climbing(source).find((p) => this.#fromNothing.has(p.head));
+    if (climbed !== undefined) throw climbError(climbed, source);
     // Text outside every block is not charged as it is made: it is at most the template's length times its values'.
     if (text.length > limit || Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit, { file: source.file });
     // The map's render repeats one that fit: no budget, or the markers it adds could pass the limit.
@@ -730,14 +750,7 @@ export class PromptEnvironment {
     if (nothing && source) {
       const paths = this.#climbing(source).filter((p) => p.head === nothing[1] && (nothing[2] === undefined || (p.line === Number(nothing[2]) && p.column === Number(nothing[3]) + 1)));
       const path = paths[0];
-      if (path) {
-        return new InputError(
-          'render/failed',
-          `Unexpected path \`${path.original}\`: its ${path.depth} \`../\` climb above the outermost context (the case's inputs), where there is nothing to read \`${path.head}\` from; expected one \`../\` for each \`{{#each}}\` or \`{{#with}}\` around it that changes the context, or \`@root.${path.head}\` for an input`,
-          { file, line: path.line + source.bodyLine - 1, column: path.column },
-          { cause: error },
-        );
-      }
+      if (path) return climbError(path, source, error);
     }
     const missing = /^"(.+)" not defined in .* - (\d+):(\d+)$/.exec(error.message);
     if (missing) {
