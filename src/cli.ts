@@ -93,7 +93,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--config <file>', 'config file')
     .action(async (prompt: string | undefined, opts: { case?: string; tools?: boolean; shape?: 'anthropic' | 'openai' | 'gemini'; list?: boolean; config?: string }) => {
       const { loadProject } = await import('./project.js');
-      const { listCases, renderCase } = await import('./render/render.js');
+      const { listCases, renderAnyCase } = await import('./render/render.js');
       const project = await loadProject(opts.config === undefined ? {} : { config: opts.config });
       if (opts.list) {
         const { inert } = await import('./report/inert.js');
@@ -120,7 +120,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       } else if (!definition.cases.has(caseName)) {
         throw new InputError('render/unknown-case', `Unknown case \`${caseName}\` for prompt \`${prompt}\`, expected one of ${quote(cases) || `none (add them to a file in \`${project.display(project.config.prompts)}/cases/\`)`}${didYouMean(caseName, cases)}`);
       }
-      const rendered = renderCase(project.module, prompt, caseName, project.registry, project.config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: project.config.maxRenderedBytes });
+      const rendered = await renderAnyCase(project.module, prompt, caseName, project.registry, project.config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: project.config.maxRenderedBytes });
       if (opts.tools) {
         const { formatTools } = await import('./snapshot/format.js');
         // The request the case sends: the shape its messages were rendered in (a case may send the prompt to another provider), else the prompt's.

@@ -11,7 +11,9 @@ export type { ToolSpec, ToolShape, ToolOrigin, HandlerRef, JsonSchema, JsonSchem
 
 export { loadPromptModule } from './render/module.js';
 export type { PromptModule, PromptDefinition, CaseDefinition } from './render/module.js';
-export { renderCase, renderDataItems, listCases } from './render/render.js';
+export { renderCase, renderAnyCase, renderDataItems, listCases } from './render/render.js';
+export { definePrompt } from './render/code.js';
+export type { CodePrompt, PromptContext, PromptModuleOptions, PromptOutput, PromptTools, SentTool } from './render/code.js';
 export type { RenderedCase, RenderedItem } from './render/render.js';
 export { renderDotprompt } from './render/dotprompt.js';
 export type { DotpromptData, DotpromptMessage, DotpromptMetadata, DotpromptOptions, RenderedDotprompt } from './render/dotprompt.js';

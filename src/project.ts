@@ -25,6 +25,8 @@ export interface Project {
   display(path: string): string;
   /** Where the command runs: what paths are shown relative to (the process's own by default). */
   cwd?: string;
+  /** What imported the config, and imports prompt modules the same way (the default importer when absent). */
+  importer?: Importer;
 }
 
 /** A JSON.parse error as an InputError at the line and column of the position it names. */
@@ -197,7 +199,8 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     if (!isProviderName(provider)) throw new InputError('config/invalid', `Unknown provider \`${provider}\` in \`providers\`, expected one of ${providerNames.map((p) => `\`${p}\``).join(', ')}`, { file: display(config.file) });
   }
   const registry = new Map(tools.map((t) => [t.name, t]));
-  if (!options.lazyModule) return { config, tools, registry, module: loadPromptModule(config.prompts, cwd, undefined, config.root), diagnostics, display, cwd };
+  const importer = options.importer === undefined ? {} : { importer: options.importer };
+  if (!options.lazyModule) return { config, tools, registry, module: loadPromptModule(config.prompts, cwd, undefined, config.root), diagnostics, display, cwd, ...importer };
   let module: PromptModule | undefined;
   return {
     config,
@@ -209,5 +212,6 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     diagnostics,
     display,
     cwd,
+    ...importer,
   };
 }

@@ -253,7 +253,7 @@ function findingKey(d: Diagnostic): string {
  */
 export async function defineContractSuite(g: SuiteRuntime, options: ContractSuiteOptions = {}): Promise<void> {
   const { loadProject } = await import('./project.js');
-  const { listCases, renderCase, renderDataItems } = await import('./render/render.js');
+  const { listCases, renderAnyCase, renderDataItems } = await import('./render/render.js');
   const run = await import('./checks/run.js');
   // The extractor's Markdown fallback cannot be required inside Jest's module system: load it now.
   await (await import('./extract/markdown.js')).preloadMarkdown();
@@ -399,7 +399,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         if (inputProblems.some((d) => d.severity === 'error')) {
           settle(`The inputs of \`${prompt}\` case \`${caseName}\` do not fit the prompt's input.schema. Edit the case named below:`, inputProblems, reported);
         }
-        const rendered = await placed(cwd, () => renderCase(module, prompt, caseName, registry, renderOptions(config)));
+        const rendered = await placed(cwd, () => renderAnyCase(module, prompt, caseName, registry, { ...renderOptions(config), importer: g.importer }));
         const state = snapshotState();
         // Before the snapshot is read: one replaced during the check is then stored as unseen.
         const stampBefore = cache?.snapshotStamp(ref);

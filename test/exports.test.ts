@@ -5,9 +5,9 @@ import * as jestApi from '../src/jest.js';
 test('the main entry exports exactly these names', () => {
   expect(Object.keys(api).sort()).toEqual([
     'InputError', 'ToolShapeError', 'allRules', 'applyPolicy', 'attachWitnesses', 'checkExamples', 'checkHandler', 'checkHandlers',
-    'checkPersisted', 'checkRecorded', 'checkRenderedExamples', 'defineConfig', 'defineNotation', 'defineTool', 'diffTools', 'extractToolCalls', 'format',
+    'checkPersisted', 'checkRecorded', 'checkRenderedExamples', 'defineConfig', 'defineNotation', 'definePrompt', 'defineTool', 'diffTools', 'extractToolCalls', 'format',
     'formatSnapshot', 'lintTools', 'listCases', 'loadConfig', 'loadPolicy', 'loadProject', 'loadPromptModule', 'normalizeTool', 'normalizeTools',
-    'preloadMarkdown', 'providerNames', 'readPersistedCalls', 'readRecordedCalls', 'readToolsFile', 'renderCase', 'renderDataItems', 'resolveHandlerSchema',
+    'preloadMarkdown', 'providerNames', 'readPersistedCalls', 'readRecordedCalls', 'readToolsFile', 'renderAnyCase', 'renderCase', 'renderDataItems', 'renderDotprompt', 'resolveHandlerSchema',
     'ruleById', 'runCheck', 'toJsonReport', 'zodToJsonSchema',
   ]);
 });

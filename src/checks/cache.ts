@@ -18,6 +18,7 @@
  * `readRegularFileSync` opens it, a snapshot's before its case is checked), never after: a
  * file replaced during a run is then seen changed by the next, which checks it again.
  * A config with custom notations is not cached: their code may live in any file it imports.
+ * Nor is a project with a prompt module (`<name>.prompt.ts`): its builder is code, too.
  * Policy (severity overrides, ignore entries) is applied after the cache, on every run.
  *
  * The cache is one JSON file per config, written whole to a temporary file and renamed: an
@@ -29,6 +30,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { walkFolder } from '../util/walk.js';
 import { cacheRoot } from '../util/cache-folder.js';
+import { CODE_PROMPT_FILE } from '../render/code.js';
 import { z } from 'zod';
 import { readRegularFileSync, replaceFile, stampAtRead, stampNow } from '../util/files.js';
 import { exactKey } from '../util/values.js';
@@ -277,7 +279,10 @@ export class CheckCache {
     } catch {
       old = undefined;
     }
-    return new CheckCache(project, file, run, old, existsSync(file));
+    const cache = new CheckCache(project, file, run, old, existsSync(file));
+    // A prompt module runs code that may read any file, of the project or of a package: no stamp
+    // could cover what it read, so a project with one is checked afresh every run.
+    return Object.keys(cache.#below).some((path) => CODE_PROMPT_FILE.test(path)) ? undefined : cache;
   }
 
   /** The hash of a data file's text as parsed, once per file. */

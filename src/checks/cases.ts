@@ -10,7 +10,7 @@
 import { inert } from '../report/inert.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { Project } from '../project.js';
-import { renderCase, renderDataItems } from '../render/render.js';
+import { renderAnyCase, renderCase, renderDataItems, type RenderedCase } from '../render/render.js';
 import type { SchemaCompiler } from '../schema/validator.js';
 import type { ToolSpec } from '../tools/types.js';
 import { casesFilesOf } from '../render/module.js';
@@ -29,8 +29,31 @@ export interface CaseRef {
   case: string;
 }
 
-/** What the per-case checks read of a project. */
-export type CaseContext = Pick<Project, 'config' | 'module' | 'registry'>;
+/** What the per-case checks read of a project; `rendered`: the cases of prompt modules, rendered beforehand (their builders may answer later). */
+export type CaseContext = Pick<Project, 'config' | 'module' | 'registry'> & { rendered?: ReadonlyMap<string, RenderedCase | { failed: unknown }> };
+
+/** The key of a case in `CaseContext.rendered`. */
+export const caseKey = (prompt: string, name: string): string => `${prompt}\u0000${name}`;
+
+/**
+ * Renders the cases of the prompt modules among `groups` (a prompt built by code renders with
+ * its builder, which may answer later), each kept with what it rendered or the error it met,
+ * for `checkOneCase` to take in group order. Empty when no group is of a prompt module.
+ */
+export async function renderCodeCases(project: Pick<Project, 'config' | 'module' | 'registry' | 'importer'>, groups: readonly CaseGroup[]): Promise<Map<string, RenderedCase | { failed: unknown }>> {
+  const out = new Map<string, RenderedCase | { failed: unknown }>();
+  for (const group of groups) {
+    if (project.module.prompts.get(group.prompt)?.code === undefined) continue;
+    for (const name of group.cases) {
+      try {
+        out.set(caseKey(group.prompt, name), await renderAnyCase(project.module, group.prompt, name, project.registry, { ...renderOptions(project.config), ...(project.importer === undefined ? {} : { importer: project.importer }) }));
+      } catch (failed) {
+        out.set(caseKey(group.prompt, name), { failed });
+      }
+    }
+  }
+  return out;
+}
 
 /** The config's bound on one render, when it sets one. */
 export const renderOptions = (config: { maxRenderedBytes?: number | undefined }): { maxRenderedBytes?: number } => (config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes });
@@ -42,7 +65,9 @@ export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: Schem
   // A case whose inputs the prompt's input.schema rejects is reported there, not rendered.
   const inputProblems = checkCaseInput(definition, definition.cases.get(ref.case)!, compiler);
   if (inputProblems.some((d) => d.severity === 'error')) return inputProblems;
-  const rendered = renderCase(module, ref.prompt, ref.case, registry, renderOptions(config));
+  const early = definition.code === undefined ? undefined : project.rendered?.get(caseKey(ref.prompt, ref.case));
+  if (early !== undefined && 'failed' in early) throw early.failed;
+  const rendered = early ?? renderCase(module, ref.prompt, ref.case, registry, renderOptions(config));
   return [
     ...inputProblems,
     ...checkRenderedExamples(rendered, { strict: config.strictExamples === true, compiler, snapshots: config.snapshots, ...notationsOf(config) }),
@@ -247,7 +272,10 @@ function inlineProject(project: CaseContext): CaseWorkerData['inline'] {
 /** The result of each group, in the order given. Throws the error of the first group (in that order) that failed. */
 export async function checkGroups(project: Project, groups: readonly CaseGroup[], options: CheckGroupsOptions): Promise<GroupResult[]> {
   const cases = groups.reduce((n, g) => n + g.cases.length, 0);
-  const threads = Math.min(await threadsFor(cases, options.workers), groups.length);
+  // A prompt module's cases are rendered here first, and checked on this thread: what they rendered cannot be sent to a worker.
+  const rendered = await renderCodeCases(project, groups);
+  if (rendered.size > 0) project = Object.assign(Object.create(project) as Project, { rendered });
+  const threads = rendered.size > 0 ? 1 : Math.min(await threadsFor(cases, options.workers), groups.length);
   const shared = new Int32Array(new SharedArrayBuffer(4 * (ACTIVE + Math.max(0, threads - 1))));
   Atomics.store(shared, FAILED, groups.length);
   const results: Array<GroupResult | undefined> = new Array(groups.length);

@@ -18,7 +18,7 @@ import { LineIndex } from '../util/lines.js';
  * or stub entry (down to the argument's line when the finding has an instance path) or the
  * template line. The rendered place stays in `related`.
  */
-export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<RenderedCase, 'sourceMap' | 'text'>, renderedAt?: { file: string; message: string }, blockEnds: ReadonlyMap<number, number> = new Map()): Diagnostic[] {
+export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<RenderedCase, 'sourceMap' | 'text'>, renderedAt?: { file: string; message: string; builtBy?: string; noLine?: boolean }, blockEnds: ReadonlyMap<number, number> = new Map()): Diagnostic[] {
   // Most renders have nothing to place: neither the line index nor the source map is made for them.
   if (!diagnostics.some((d) => d.offset !== undefined)) return [...diagnostics];
   const lines = new LineIndex(rendered.text);
@@ -28,7 +28,11 @@ export function mapToSource(diagnostics: readonly Diagnostic[], rendered: Pick<R
     const loc = rendered.sourceMap.locate(d.offset, endOffset ?? blockEnds.get(d.offset) ?? d.offset);
     if (!loc) {
       // No place in a source file: the rendered text's own line, in the snapshot where a reviewer reads it.
-      return renderedAt ? { ...rest, file: renderedAt.file, line: lines.at(d.offset).line + SNAPSHOT_TEXT_LINE - 1, column: lines.at(d.offset).column } : d;
+      if (!renderedAt) return d;
+      // Text a prompt module's builder wrote, not a YAML value: said, with the module, so the reader knows where to edit.
+      const built = renderedAt.builtBy === undefined ? {} : { related: [...(d.related ?? []), { message: `the text was built by code, in ${renderedAt.builtBy}`, file: renderedAt.builtBy }] };
+      if (renderedAt.noLine) return { ...rest, file: renderedAt.file, ...built };
+      return { ...rest, file: renderedAt.file, line: lines.at(d.offset).line + SNAPSHOT_TEXT_LINE - 1, column: lines.at(d.offset).column, ...built };
     }
     const at = loc.origin && d.instancePath !== undefined ? locateInstance(loc.origin, d.instancePath, loc) : loc;
     // The same place in the snapshot, where a reviewer sees the text as sent.
@@ -42,8 +46,9 @@ export function checkRenderedExamples(rendered: RenderedCase | RenderedItem, opt
   const { examples, diagnostics } = extractToolCalls(rendered.text, { tools: rendered.tools, ...(options.notations ? { notations: options.notations } : {}) });
   const found = [...diagnostics, ...checkExamples(examples, rendered.tools, { ...(options.strict === undefined ? {} : { strict: options.strict }), ...(options.compiler ? { compiler: options.compiler } : {}) })];
   // A message list is shown message by message: a rendered-text line is no snapshot line there.
-  const renderedAt = 'case' in rendered && options.snapshots !== undefined && !rendered.messages
-    ? { file: snapshotFile(options.snapshots, rendered.prompt, rendered.case), message: `as rendered for \`${rendered.prompt}\` case \`${rendered.case}\`` }
+  const builtBy = 'case' in rendered ? rendered.builtBy : undefined;
+  const renderedAt = 'case' in rendered && options.snapshots !== undefined && (!rendered.messages || builtBy !== undefined)
+    ? { file: snapshotFile(options.snapshots, rendered.prompt, rendered.case), message: `as rendered for \`${rendered.prompt}\` case \`${rendered.case}\``, ...(builtBy === undefined ? {} : { builtBy }), ...(rendered.messages ? { noLine: true } : {}) }
     : undefined;
   const mapped = mapToSource(found, rendered, renderedAt, new Map(examples.map((e) => [e.range.start, e.range.end])));
   if (!('case' in rendered)) return mapped;

@@ -6,6 +6,7 @@ import { suggestName } from '../util/suggest.js';
 import { projectRootOf, walkFolder } from '../util/walk.js';
 import { locate, normalizeLineEnds, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
+import { CODE_PROMPT_FILE, codePromptName } from './code.js';
 import type { DataOrigin } from './source-map.js';
 import { shapeOfModel, shapes, type Shape } from './wire.js';
 
@@ -50,7 +51,10 @@ export interface CaseDefinition {
 export interface PromptDefinition {
   name: string;
   description?: string;
+  /** The template; for a prompt module, its file with an empty body (`code` says how to render it). */
   source: TemplateSource;
+  /** Present for a prompt built by code (`<name>.prompt.ts`): the module's absolute path, imported when a case renders. */
+  code?: { file: string; display: (p: string) => string };
   /** Tool names declared in the frontmatter, and where each one is written. */
   tools: string[];
   toolsAt: Array<{ file: string; line?: number; column?: number }>;
@@ -285,6 +289,34 @@ function checkPromptName(state: ModuleState, name: string, file: string): void {
   if (twin === undefined) state.foldedPrompts.set(fold, { name, file });
 }
 
+/**
+ * Registers one prompt module (`<name>.prompt.ts`, `.mts`, `.mjs`, ...) as a prompt built by
+ * code. Its file is not read here: it is code, imported when one of its cases renders (with
+ * the importer the config was loaded with), and its examples and stubs are the files it names.
+ */
+function readCodePromptFile(state: ModuleState, path: string, only: ReadonlySet<string> | undefined): void {
+  const name = codePromptName(basename(path));
+  const file = state.display(path);
+  checkPromptName(state, name, file);
+  if (only && !only.has(name)) return;
+  const key = `prompt:${name}`;
+  if (state.seen.has(key)) throw new InputError('config/duplicate', `Duplicate prompt \`${name}\`, also defined in ${state.seen.get(key)}`, { file });
+  state.seen.set(key, file);
+  state.prompts.set(name, { name, source: { file, body: '', bodyLine: 1 }, code: { file: path, display: state.display }, tools: [], toolsAt: [], input: {}, meta: {}, cases: new Map() });
+}
+
+/**
+ * The items of a YAML data file a prompt module names: `examples:` (a list), or `stubs:` (a
+ * mapping of retrieval key -> list of entries), each item with its origin for findings.
+ */
+export function readDataItems(file: string, display: (p: string) => string, kind: 'example' | 'stub', origins: WeakMap<object, DataOrigin>): DataItem[] {
+  const doc = readYaml(file, display(file));
+  if (kind === 'example') return items(doc, ['examples'], examplesIn(doc), 'example', origins);
+  const stubs = (doc.value as Record<string, unknown> | null)?.stubs;
+  if (!isRecord(stubs)) throw new InputError('config/invalid', 'Expected a `stubs` mapping of retrieval key -> list of entries', { file: doc.file, line: 1 });
+  return Object.entries(stubs).flatMap(([k, list]) => items(doc, ['stubs', k], list, 'stub', origins));
+}
+
 /** Reads one `.prompt` file into the state: a partial, or a prompt (unless `only` leaves it out). */
 function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<string> | undefined): void {
   const { display, partials, prompts, origins, seen } = state;
@@ -489,6 +521,7 @@ export function loadPromptModule(root: string, cwd = process.cwd(), only?: Reado
   const files = walk(state);
   for (const path of files.filter((f) => isSchemaFile(state.absRoot, f))) readSchemaFile(state, path);
   for (const path of files.filter((f) => f.endsWith('.prompt'))) readPromptFile(state, path, only);
+  for (const path of files.filter((f) => CODE_PROMPT_FILE.test(f))) readCodePromptFile(state, path, only);
   for (const path of files.filter((f) => isCasesFile(state.absRoot, f))) readCasesFile(state, path, only);
   const { absRoot, prompts, partials, origins, schemas } = state;
   return { root: absRoot, prompts, partials, origins, schemas };
@@ -527,13 +560,17 @@ export function openPromptModule(root: string, cwd: string, casesFiles: Readonly
     if (base.startsWith('_')) readPromptFile(state, path, undefined);
     else promptFiles.set(base, [...(promptFiles.get(base) ?? []), path]);
   }
+  for (const path of files.filter((f) => CODE_PROMPT_FILE.test(f))) {
+    const name = codePromptName(basename(path));
+    promptFiles.set(name, [...(promptFiles.get(name) ?? []), path]);
+  }
   const { absRoot, prompts, partials, origins, schemas } = state;
   return {
     module: { root: absRoot, prompts, partials, origins, schemas },
     ensure(prompt: string): void {
       if (prompts.has(prompt)) return;
       const only = new Set([prompt]);
-      for (const path of promptFiles.get(prompt) ?? []) readPromptFile(state, path, only);
+      for (const path of promptFiles.get(prompt) ?? []) (CODE_PROMPT_FILE.test(path) ? readCodePromptFile : readPromptFile)(state, path, only);
       if (!prompts.has(prompt)) throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\` (no \`${prompt}.prompt\` in \`${state.display(absRoot)}\`)`);
       for (const path of casesFiles.get(prompt) ?? []) readCasesFile(state, path, only, true);
     },

@@ -29,6 +29,8 @@ export interface RenderedCase {
   conversation?: { shape: Shape; origins: WeakMap<Part, DataOrigin> };
   /** The prompt's `output.schema` (Picoschema expanded to JSON Schema), shown in the snapshot. */
   outputSchema?: unknown;
+  /** The prompt module that built the text, for a prompt built by code: text no YAML gave came from there. */
+  builtBy?: string;
 }
 
 /** One curated example or stub entry rendered alone through the partial production uses for it. */
@@ -123,17 +125,39 @@ export function listCases(module: PromptModule): Array<{ prompt: string; case: s
  * Renders one case: the template with the case's inputs, the prompt's curated examples as
  * `examples`, the retrieval stub the case names as `retrieved`, and the tools as `@tools`.
  */
+/** A case of a prompt, or the error that names the cases there are. */
+function caseOf(module: PromptModule, prompt: PromptDefinition, caseName: string): CaseDefinition {
+  const testCase = prompt.cases.get(caseName);
+  if (testCase) return testCase;
+  const known = [...prompt.cases.keys()];
+  const files = [...new Set([...prompt.cases.values()].map((c) => c.file))];
+  throw new InputError(
+    'render/unknown-case',
+    `Unknown case \`${caseName}\` for prompt \`${prompt.name}\`, expected one of ${quote(known) || `none (add them to a file in \`${folderOf(module)}/cases/\`)`}${files.length > 0 ? ` (in ${files.join(', ')})` : ''}${didYouMean(caseName, known)}`,
+    callerPlace() ?? { file: files[0] ?? prompt.source.file },
+  );
+}
+
+/**
+ * Renders one case of any prompt: a template (`.prompt`), or a prompt module whose `render`
+ * runs the production builder (see code-render.ts). `importer` imports a prompt module, as
+ * the config was imported (jiti in the CLI, the test runner's loader in the suites).
+ */
+export async function renderAnyCase(module: PromptModule, promptName: string, caseName: string, registry: ReadonlyMap<string, ToolSpec>, options: RenderOptions & { importer?: (file: string) => Promise<unknown> } = {}): Promise<RenderedCase> {
+  const prompt = lookupPrompt(module, promptName);
+  if (prompt.code === undefined) return renderCase(module, promptName, caseName, registry, options);
+  const testCase = caseOf(module, prompt, caseName);
+  const importer = options.importer ?? (await import('../config/index.js')).defaultImporter;
+  const { renderCodeCase } = await import('./code-render.js');
+  return renderCodeCase(module, prompt, testCase, registry, { importer, ...(options.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: options.maxRenderedBytes }) });
+}
+
+/** Renders one case of a template prompt (a prompt module renders with `renderAnyCase`: its builder may answer later). */
 export function renderCase(module: PromptModule, promptName: string, caseName: string, registry: ReadonlyMap<string, ToolSpec>, options: RenderOptions = {}): RenderedCase {
   const prompt = lookupPrompt(module, promptName);
-  const testCase = prompt.cases.get(caseName);
-  if (!testCase) {
-    const known = [...prompt.cases.keys()];
-    const files = [...new Set([...prompt.cases.values()].map((c) => c.file))];
-    throw new InputError(
-      'render/unknown-case',
-      `Unknown case \`${caseName}\` for prompt \`${promptName}\`, expected one of ${quote(known) || `none (add them to a file in \`${folderOf(module)}/cases/\`)`}${files.length > 0 ? ` (in ${files.join(', ')})` : ''}${didYouMean(caseName, known)}`,
-      callerPlace() ?? { file: files[0] ?? prompt.source.file },
-    );
+  const testCase = caseOf(module, prompt, caseName);
+  if (prompt.code !== undefined) {
+    throw new InputError('render/code-prompt', `Prompt \`${prompt.name}\` is built by code (${prompt.source.file}): render it with \`renderAnyCase\`, which waits for its builder`, callerPlace() ?? { file: prompt.source.file });
   }
   const tools = toolsFor(prompt, registry, testCase);
   // `examples` and `retrieved` are filled only for a prompt that declares them: any other sees its inputs alone, as dotprompt does.
@@ -304,7 +328,7 @@ export function renderDataItems(module: PromptModule, promptName: string, regist
     for (const item of list) {
       const { text, sourceMap } = env.renderPartial(partial, item.value, { prompt: prompt.name, tools: tools.map(asSent) }, declaredAt, options);
       const at = locate(item.origin.doc, item.origin.path);
-      out.push({ prompt: prompt.name, kind: item.origin.kind, label: `${item.origin.doc.file}:${at?.line ?? 1}`, tools, text, sourceMap });
+      out.push({ prompt: prompt.name, kind: item.origin.kind === 'stub' ? 'stub' : 'example', label: `${item.origin.doc.file}:${at?.line ?? 1}`, tools, text, sourceMap });
     }
   };
   if (prompt.examples) renderAll(prompt.examples.items, prompt.examples.partial, prompt.examples.declaredAt);

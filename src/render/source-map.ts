@@ -1,8 +1,8 @@
 import type { YamlDocument, YamlNodePosition } from '../util/yaml.js';
 
-/** The YAML node a range of rendered text came from: an example item or a retrieval-stub entry. */
+/** The YAML node a range of rendered text came from: an example item, a retrieval-stub entry, or a case's input (printed by a prompt module). */
 export interface DataOrigin {
-  kind: 'example' | 'stub';
+  kind: 'example' | 'stub' | 'input';
   doc: YamlDocument;
   /** Path of the item inside its YAML document, e.g. `['examples', 3]` or `['stubs', 'damaged_item', 0]`. */
   path: Array<string | number>;
