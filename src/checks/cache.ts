@@ -185,6 +185,7 @@ export class CheckCache {
   /** Stamps of the files below the prompts folder, read before the module is. */
   readonly #below: Record<string, string> = {};
   #partials: string | undefined;
+  #schemas: string | undefined;
   #changed = false;
   /** The prompt files' stamps are those of the last run (see unchangedEntries). */
   #moduleUnchanged = false;
@@ -300,10 +301,15 @@ export class CheckCache {
     // The whole file, frontmatter included: a line moved there moves where findings point.
     // The text as the module parsed it: a read of the file now could see an edit made since.
     // How many cases it has: a prompt with none is reported (`render/no-case`) with its items, and one that gains a case no longer is.
-    const parts = [name, prompt.source.file, sha(prompt.sourceText ?? JSON.stringify([prompt.meta, prompt.source])), this.#partialsKey(), String(prompt.cases.size)];
+    const parts = [name, prompt.source.file, sha(prompt.sourceText ?? JSON.stringify([prompt.meta, prompt.source])), this.#partialsKey(), this.#schemasKey(), String(prompt.cases.size)];
     for (const doc of [prompt.examples?.doc, prompt.turns?.doc, prompt.retrieval?.doc]) parts.push(doc ? this.#hashOf(`yaml:${doc.file}`, doc.text) : '-');
     this.#promptKeys.set(name, (key = sha(...parts)));
     return key;
+  }
+
+  /** Every named schema (`prompts/schemas/`): a prompt's input and output schemas may name any of them. */
+  #schemasKey(): string {
+    return (this.#schemas ??= exactKey([...(this.#project.module.schemas ?? new Map()).entries()].sort(([a], [b]) => a.localeCompare(b))));
   }
 
   /** Every partial: a template may name any of them, by a name it computes. */
