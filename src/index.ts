@@ -13,6 +13,8 @@ export { loadPromptModule } from './render/module.js';
 export type { PromptModule, PromptDefinition, CaseDefinition } from './render/module.js';
 export { renderCase, renderAnyCase, renderDataItems, listCases } from './render/render.js';
 export { definePrompt } from './render/code.js';
+export { aiSdkAgent, aiSdkCall, openAiAgent, langChainPrompt, mastraAgent } from './adapters/index.js';
+export type { AgentSource, CaseMessages, AiSdkAgentLike, OpenAiAgentLike, LangChainPromptLike, LangChainTools, MastraAgentLike } from './adapters/index.js';
 export type { CodePrompt, PromptContext, PromptModuleOptions, PromptOutput, PromptTools, SentTool } from './render/code.js';
 export type { RenderedCase, RenderedItem } from './render/render.js';
 export { renderDotprompt } from './render/dotprompt.js';

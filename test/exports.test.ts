@@ -4,9 +4,9 @@ import * as jestApi from '../src/jest.js';
 // The public surface is a promise: adding or removing an export is a deliberate change here.
 test('the main entry exports exactly these names', () => {
   expect(Object.keys(api).sort()).toEqual([
-    'InputError', 'ToolShapeError', 'allRules', 'applyPolicy', 'attachWitnesses', 'checkExamples', 'checkHandler', 'checkHandlers',
+    'InputError', 'ToolShapeError', 'aiSdkAgent', 'aiSdkCall', 'allRules', 'applyPolicy', 'attachWitnesses', 'checkExamples', 'checkHandler', 'checkHandlers',
     'checkPersisted', 'checkRecorded', 'checkRenderedExamples', 'defineConfig', 'defineNotation', 'definePrompt', 'defineTool', 'diffTools', 'extractToolCalls', 'format',
-    'formatSnapshot', 'lintTools', 'listCases', 'loadConfig', 'loadPolicy', 'loadProject', 'loadPromptModule', 'normalizeTool', 'normalizeTools',
+    'formatSnapshot', 'langChainPrompt', 'lintTools', 'listCases', 'loadConfig', 'loadPolicy', 'loadProject', 'loadPromptModule', 'mastraAgent', 'normalizeTool', 'normalizeTools', 'openAiAgent',
     'preloadMarkdown', 'providerNames', 'readPersistedCalls', 'readRecordedCalls', 'readToolsFile', 'renderAnyCase', 'renderCase', 'renderDataItems', 'renderDotprompt', 'resolveHandlerSchema',
     'ruleById', 'runCheck', 'toJsonReport', 'zodToJsonSchema',
   ]);

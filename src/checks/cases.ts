@@ -20,6 +20,7 @@ import { checkCaseInput } from './case-input.js';
 import { caseRules } from './case-input.rules.js';
 import { report } from '../report/rule.js';
 import { checkRenderedExamples } from './rendered.js';
+import { checkToolExamples } from './tool-examples.js';
 import { reconcile, snapshotFile } from '../snapshot/state.js';
 import { formatSnapshot } from '../snapshot/format.js';
 import { snapshotFindings, notationsOf } from './findings.js';
@@ -68,8 +69,11 @@ export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: Schem
   const early = definition.code === undefined ? undefined : project.rendered?.get(caseKey(ref.prompt, ref.case));
   if (early !== undefined && 'failed' in early) throw early.failed;
   const rendered = early ?? renderCase(module, ref.prompt, ref.case, registry, renderOptions(config));
+  // A prompt module may send tools of its own (an agent's): their tool-level examples are checked as the config's are.
+  const ownTools = definition.code === undefined ? [] : rendered.tools.filter((tool) => registry.get(tool.name) !== tool);
   return [
     ...inputProblems,
+    ...(ownTools.length > 0 ? checkToolExamples(ownTools, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }) : []),
     ...checkRenderedExamples(rendered, { strict: config.strictExamples === true, compiler, snapshots: config.snapshots, ...notationsOf(config) }),
     ...snapshotFindings(reconcile(snapshotFile(config.snapshots, ref.prompt, ref.case), formatSnapshot(rendered), 'none', process.cwd(), config.snapshots), ref),
   ];

@@ -53,7 +53,20 @@ export function checkRenderedExamples(rendered: RenderedCase | RenderedItem, opt
   const mapped = mapToSource(found, rendered, renderedAt, new Map(examples.map((e) => [e.range.start, e.range.end])));
   if (!('case' in rendered)) return mapped;
   const turns = rendered.messages && rendered.conversation ? structuredCalls(rendered) : [];
-  if (turns.length > 0) mapped.push(...checkStructuredTurns(rendered, options));
+  if (turns.length > 0) {
+    const structured = checkStructuredTurns(rendered, options);
+    // A turn a builder wrote (a prompt module's message list) has no YAML: its finding is the case's snapshot's, naming the module.
+    const built = renderedAt?.builtBy;
+    mapped.push(
+      ...(built === undefined
+        ? structured
+        : structured.map((d) => {
+            if (d.file !== undefined) return d;
+            const { line: _line, column: _column, ...rest } = d;
+            return { ...rest, file: renderedAt!.file, related: [...(d.related ?? []), { message: `the message was built by code, in ${built}`, file: built }] };
+          })),
+    );
+  }
   mapped.push(coverageOf(rendered, [...examples, ...turns]));
   return mapped;
 }

@@ -72,7 +72,7 @@ function moduleData(module: PromptModule, prompt: PromptDefinition, def: CodePro
 async function toolsOf(def: CodePrompt, prompt: PromptDefinition, testCase: CaseDefinition, registry: ReadonlyMap<string, ToolSpec>, shown: string): Promise<ToolSpec[]> {
   let given: PromptTools | undefined;
   try {
-    given = typeof def.tools === 'function' ? await def.tools({ prompt: prompt.name, case: testCase.name }) : def.tools;
+    given = typeof def.tools === 'function' ? await def.tools({ prompt: prompt.name, case: testCase.name, input: structuredClone(testCase.input) }) : def.tools;
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError('render/code-failed', `The prompt module's \`tools\` threw: ${(error as Error)?.message ?? String(error)}; expected the tools sent with the prompt`, { file: shown, line: 1, column: 1 }, { cause: error });

@@ -37,7 +37,7 @@ export type PromptTools = ReadonlyArray<string | object> | Record<string, object
 
 export interface PromptModuleOptions<Input> {
   /** The tools sent with this prompt; a function is called once per case (an agent's own list). Default: every tool of the config. */
-  tools?: PromptTools | ((context: { prompt: string; case: string }) => PromptTools | Promise<PromptTools>);
+  tools?: PromptTools | ((context: { prompt: string; case: string; input: Input }) => PromptTools | Promise<PromptTools>);
   /** An examples file (`examples:` list), relative to this module: given as `context.examples`. */
   examples?: string;
   /** A retrieval-stubs file (`stubs:` mapping of key -> entries), relative to this module: the case's `retrieval` key picks `context.retrieved`. */
