@@ -509,6 +509,26 @@ function readSchemaFile(state: ModuleState, path: string): void {
 }
 
 /**
+ * The kinds of prompt file, in one place: each says which files are its own, the prompt name
+ * a file gives (undefined for a file that is no prompt of its own, a partial), and how it is
+ * read. A `.prompt` template renders through Handlebars (render.ts); a prompt module is code,
+ * imported and called when a case renders (code-render.ts), and the agent adapters
+ * (src/adapters) are prompt modules made from an agent object. The checks see one kind of
+ * rendered case whatever made it.
+ */
+const promptFileKinds: ReadonlyArray<{ kind: 'template' | 'module'; claims(file: string): boolean; promptName(file: string): string | undefined; read(state: ModuleState, path: string, only: ReadonlySet<string> | undefined): void }> = [
+  {
+    kind: 'template',
+    claims: (file) => file.endsWith('.prompt'),
+    promptName: (file) => (basename(file, '.prompt').startsWith('_') ? undefined : basename(file, '.prompt')),
+    read: readPromptFile,
+  },
+  { kind: 'module', claims: (file) => CODE_PROMPT_FILE.test(file), promptName: (file) => codePromptName(basename(file)), read: readCodePromptFile },
+];
+
+const kindOf = (file: string) => promptFileKinds.find((k) => k.claims(file));
+
+/**
  * Loads a prompt module folder: `*.prompt` templates (dotprompt layout: YAML frontmatter, a
  * Handlebars body), `_name.prompt` partials, example and retrieval-stub YAML named in the
  * frontmatter, and `cases/*.yaml` with the named standard inputs. `only` loads just the named
@@ -520,8 +540,7 @@ export function loadPromptModule(root: string, cwd = process.cwd(), only?: Reado
   const state = moduleState(root, cwd, projectRoot);
   const files = walk(state);
   for (const path of files.filter((f) => isSchemaFile(state.absRoot, f))) readSchemaFile(state, path);
-  for (const path of files.filter((f) => f.endsWith('.prompt'))) readPromptFile(state, path, only);
-  for (const path of files.filter((f) => CODE_PROMPT_FILE.test(f))) readCodePromptFile(state, path, only);
+  for (const kind of promptFileKinds) for (const path of files.filter(kind.claims)) kind.read(state, path, only);
   for (const path of files.filter((f) => isCasesFile(state.absRoot, f))) readCasesFile(state, path, only);
   const { absRoot, prompts, partials, origins, schemas } = state;
   return { root: absRoot, prompts, partials, origins, schemas };
@@ -555,14 +574,13 @@ export function openPromptModule(root: string, cwd: string, casesFiles: Readonly
   const promptFiles = new Map<string, string[]>();
   const files = walk(state);
   for (const path of files.filter((f) => isSchemaFile(state.absRoot, f))) readSchemaFile(state, path);
-  for (const path of files.filter((f) => f.endsWith('.prompt'))) {
-    const base = basename(path, '.prompt');
-    if (base.startsWith('_')) readPromptFile(state, path, undefined);
-    else promptFiles.set(base, [...(promptFiles.get(base) ?? []), path]);
-  }
-  for (const path of files.filter((f) => CODE_PROMPT_FILE.test(f))) {
-    const name = codePromptName(basename(path));
-    promptFiles.set(name, [...(promptFiles.get(name) ?? []), path]);
+  for (const kind of promptFileKinds) {
+    for (const path of files.filter(kind.claims)) {
+      const name = kind.promptName(path);
+      // What is no prompt of its own (a partial) is read now: any prompt may use it.
+      if (name === undefined) kind.read(state, path, undefined);
+      else promptFiles.set(name, [...(promptFiles.get(name) ?? []), path]);
+    }
   }
   const { absRoot, prompts, partials, origins, schemas } = state;
   return {
@@ -570,7 +588,7 @@ export function openPromptModule(root: string, cwd: string, casesFiles: Readonly
     ensure(prompt: string): void {
       if (prompts.has(prompt)) return;
       const only = new Set([prompt]);
-      for (const path of promptFiles.get(prompt) ?? []) (CODE_PROMPT_FILE.test(path) ? readCodePromptFile : readPromptFile)(state, path, only);
+      for (const path of promptFiles.get(prompt) ?? []) kindOf(path)!.read(state, path, only);
       if (!prompts.has(prompt)) throw new InputError('render/unknown-prompt', `Unknown prompt \`${prompt}\` (no \`${prompt}.prompt\` in \`${state.display(absRoot)}\`)`);
       for (const path of casesFiles.get(prompt) ?? []) readCasesFile(state, path, only, true);
     },
