@@ -19,7 +19,7 @@ export interface InitStep {
 export interface InitResult {
   steps: InitStep[];
   /** What was found in the project and shaped the files: zod, existing tool modules, the test runner. */
-  detected: { zod: boolean; jest: boolean; vitest: boolean; typescript: boolean; toolModules: string[] };
+  detected: { zod: boolean; jest: boolean; vitest: boolean; typescript: boolean; toolModules: string[]; framework?: string };
   /** What the user does next, one command or sentence a line. */
   next: string[];
 }
@@ -242,7 +242,44 @@ function findToolModules(dir: string): string[] {
 }
 
 /** The scaffold's files, keyed by path; the content depends on whether zod is there. */
-function scaffold(options: { zod: boolean; vitest: boolean; testDir: string; toolModules: string[] }): Map<string, string> {
+/** The agent frameworks init recognises, the adapter for each, and how its agent is handed over. */
+const frameworks = [
+  { pkg: 'ai', adapter: 'aiSdkAgent', call: "aiSdkAgent(agent, { messages: (input) => [{ role: 'user', content: input.question }] })", what: 'the Vercel AI SDK' },
+  { pkg: '@openai/agents', adapter: 'openAiAgent', call: 'openAiAgent(agent)', what: 'the OpenAI Agents SDK' },
+  { pkg: '@langchain/core', adapter: 'langChainPrompt', call: 'langChainPrompt(prompt, { tools })', what: 'LangChain' },
+  { pkg: '@mastra/core', adapter: 'mastraAgent', call: 'mastraAgent(agent)', what: 'Mastra' },
+] as const;
+
+type Framework = (typeof frameworks)[number];
+
+/** A prompt module in place of the template: the same prompt built by code, with the adapter for the project's framework shown. */
+function modulePrompt(framework: Framework): string {
+  const fence = '`'.repeat(3);
+  return [
+    "import { definePrompt } from 'prompt-contract';",
+    '',
+    `// This project uses ${framework.what}: check the prompt production builds, from the agent`,
+    '// object itself. Import your agent from where production constructs it, then replace the',
+    '// definition below with:',
+    '//',
+    `//   import { ${framework.adapter} } from 'prompt-contract';`,
+    "//   import { agent } from '../src/agent.js';",
+    `//   export default ${framework.call};`,
+    '//',
+    '// Until then, this module builds the prompt in code from the same examples and cases.',
+    'const intro = (name) => `You are a weather assistant talking to ${name}. Answer in one short paragraph.`;',
+    `const shown = (example) => 'User: ' + example.question + '\\n${fence}json\\n' + JSON.stringify(example.call, null, 2) + '\\n${fence}';`,
+    '',
+    'export default definePrompt({',
+    "  tools: ['get_weather'],",
+    "  examples: './examples/assistant.yaml',",
+    "  render: (input, { examples }) => [intro(input.user.name), 'When the user asks about the weather, call a tool. For example:', ...examples.map(shown)].join('\\n'),",
+    '});',
+    '',
+  ].join('\n');
+}
+
+function scaffold(options: { zod: boolean; vitest: boolean; testDir: string; toolModules: string[]; framework?: Framework | undefined }): Map<string, string> {
   const files = new Map<string, string>();
   const toolsLine = options.zod ? "import { tools } from './prompts/tools.mjs';\n" : '';
   const found = options.toolModules.length > 0 ? `  // Found in this project, maybe your own tool definitions: ${options.toolModules.join(', ')}.\n  // Point \`tools\` at them (an array in any provider shape, or a JSON tools file).\n` : '';
@@ -308,7 +345,8 @@ get_weather:
     unit: Temperature unit; celsius unless the user asks otherwise.
 `,
   );
-  files.set(
+  if (options.framework) files.set('prompts/assistant.prompt.mjs', modulePrompt(options.framework));
+  else files.set(
     'prompts/assistant.prompt',
     `---
 tools: [get_weather]
@@ -321,7 +359,7 @@ When the user asks about the weather, call a tool. For example:
 {{/each}}
 `,
   );
-  files.set(
+  if (!options.framework) files.set(
     'prompts/partials/_tool_call.prompt',
     `User: {{question}}
 \`\`\`json
@@ -387,7 +425,9 @@ export function initProject(dir: string): InitResult {
   const steps: InitStep[] = [];
 
   const existingConfig = configFileNames.find((name) => existsSync(join(dir, name)));
-  const files = scaffold({ zod, vitest, testDir, toolModules });
+  // A project that builds its agent with a framework gets the prompt as a module, with the framework's adapter shown.
+  const framework = frameworks.find((f) => depends(pkg?.value, f.pkg));
+  const files = scaffold({ zod, vitest, testDir, toolModules, framework });
   if (existingConfig !== undefined) files.delete('prompt-contract.config.mjs');
   // A module folder that already exists belongs to the user: add nothing to it.
   const promptsTaken = existsSync(join(dir, 'prompts')) && readdirSync(join(dir, 'prompts')).length > 0;
@@ -454,7 +494,7 @@ export function initProject(dir: string): InitResult {
   // Everything init wrote (the prompts folder once), and the snapshots the first run writes.
   const written = [...new Set(steps.filter((s) => s.action !== 'kept').map((s) => (s.file.startsWith('prompts/') ? 'prompts' : s.file)))];
   next.push(`git add ${[...written, 'snapshots'].map(shellWord).join(' ')} && git commit   # review the snapshots first`);
-  return { steps, detected: { zod, jest, vitest, typescript, toolModules }, next };
+  return { steps, detected: { zod, jest, vitest, typescript, toolModules, ...(framework ? { framework: framework.pkg } : {}) }, next };
 }
 
 /** The report `prompt-contract init` prints. */
@@ -462,5 +502,6 @@ export function formatInit(result: InitResult): string {
   const lines = result.steps.map((s) => `  ${s.action.padEnd(8)} ${s.file}${s.note === undefined ? '' : `  (${s.note})`}`);
   const found = [result.detected.zod ? 'zod: the tool is defined with defineTool' : 'no zod: the tool is a JSON Schema file', result.detected.vitest ? 'Vitest: the test uses prompt-contract/vitest' : 'Jest: the test uses prompt-contract/jest'];
   if (result.detected.toolModules.length > 0) found.push(`possible tool modules: ${result.detected.toolModules.join(', ')}`);
+  if (result.detected.framework !== undefined) found.push(`${result.detected.framework}: the prompt is a module (prompts/assistant.prompt.mjs) that shows how to read your agent`);
   return `prompt-contract init\n${lines.join('\n')}\n\nFound: ${found.join('; ')}.\n\nNext:\n${result.next.map((n) => `  ${n}`).join('\n')}\n`;
 }

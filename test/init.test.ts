@@ -95,6 +95,31 @@ describe('prompt-contract init', () => {
     }
   });
 
+  // Issue #27: a project that builds its agent with a framework is offered the module form.
+  test.each([
+    ['ai', 'aiSdkAgent'],
+    ['@openai/agents', 'openAiAgent'],
+    ['@langchain/core', 'langChainPrompt'],
+    ['@mastra/core', 'mastraAgent'],
+  ])('a project that depends on %s gets the prompt as a module showing %s, which checks clean and reports a broken example at its YAML line', (pkg, adapter) => {
+    const p = project({ 'package.json': JSON.stringify({ name: 'agent', private: true, dependencies: { [pkg]: '*' } }) });
+    try {
+      const result = initProject(p.dir);
+      expect(result.detected.framework).toBe(pkg);
+      expect(existsSync(join(p.dir, 'prompts', 'assistant.prompt'))).toBe(false);
+      expect(existsSync(join(p.dir, 'prompts', 'partials'))).toBe(false);
+      expect(p.read('prompts/assistant.prompt.mjs')).toContain(`import { ${adapter} } from 'prompt-contract';`);
+      const r = cli(['check', '--format', 'json'], { cwd: p.dir });
+      expect((JSON.parse(r.stdout) as { diagnostics: Array<{ ruleId: string }> }).diagnostics.map((d) => d.ruleId).sort()).toEqual(['snapshot/missing', 'snapshot/missing']);
+      writeFileSync(join(p.dir, 'prompts/examples/assistant.yaml'), p.read('prompts/examples/assistant.yaml').replace('unit: fahrenheit', 'unit: kelvin'));
+      const broken = (JSON.parse(cli(['check', '--format', 'json'], { cwd: p.dir }).stdout) as { diagnostics: Array<{ ruleId: string; file: string; line: number }> }).diagnostics.filter((d) => d.ruleId === 'example/invalid-arguments');
+      // At the example that holds it (the call sits under `call:`, not under an arguments key of the item).
+      expect(broken.map((d) => [d.file, d.line])).toEqual([['prompts/examples/assistant.yaml', p.read('prompts/examples/assistant.yaml').split('\n').findIndex((l) => l.includes('question: How warm is it in Boston')) + 1]]);
+    } finally {
+      p.remove();
+    }
+  });
+
   test('never overwrites: a second run keeps every file, and existing files are left as they are', () => {
     const p = project({ 'package.json': JSON.stringify({ scripts: { test: 'vitest' } }), 'prompts/tools.json': '[]\n', 'jest.config.js': 'export default {};\n' });
     try {
