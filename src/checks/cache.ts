@@ -18,7 +18,7 @@
  * `readRegularFileSync` opens it, a snapshot's before its case is checked), never after: a
  * file replaced during a run is then seen changed by the next, which checks it again.
  * A config with custom notations is not cached: their code may live in any file it imports.
- * Nor is a project with a prompt module (`<name>.prompt.ts`): its builder is code, too.
+ * Nor are the cases of a prompt module (`<name>.prompt.ts`): its builder is code, too.
  * Policy (severity overrides, ignore entries) is applied after the cache, on every run.
  *
  * The cache is one JSON file per config, written whole to a temporary file and renamed: an
@@ -208,6 +208,7 @@ export class CheckCache {
    * Undefined when the module must be read again.
    */
   unchangedEntries(): { order: CaseRef[]; prompts: string[]; cases: Map<string, Diagnostic[]>; items: Map<string, Diagnostic[]> } | undefined {
+    if (this.#hasCode) return undefined;
     const old = this.#old;
     if (!old?.files || !old.order || !old.prompts) return undefined;
     // A list of cases stored apart from the stamps it was read with (a hand-edited or foreign file) is never trusted: it could leave cases out.
@@ -280,10 +281,22 @@ export class CheckCache {
     } catch {
       old = undefined;
     }
-    const cache = new CheckCache(project, file, run, old, existsSync(file));
-    // A prompt module runs code that may read any file, of the project or of a package: no stamp
-    // could cover what it read, so a project with one is checked afresh every run.
-    return Object.keys(cache.#below).some((path) => CODE_PROMPT_FILE.test(path)) ? undefined : cache;
+    return new CheckCache(project, file, run, old, existsSync(file));
+  }
+
+  /**
+   * A prompt module runs code that may read any file, of the project or of a package: no stamp
+   * could cover what it read. Its cases are rendered and checked afresh every run, and a project
+   * with one never reuses a whole run; its templates' cases are reused as before.
+   */
+  get #hasCode(): boolean {
+    return (this.#codeFound ??= Object.keys(this.#below).some((path) => CODE_PROMPT_FILE.test(path)));
+  }
+
+  #codeFound: boolean | undefined;
+
+  #isCode(prompt: string): boolean {
+    return this.#hasCode && this.#project.module.prompts.get(prompt)?.code !== undefined;
   }
 
   /** The hash of a data file's text as parsed, once per file. */
@@ -338,6 +351,7 @@ export class CheckCache {
 
   /** The findings of a case from the last run, when nothing they depend on changed. */
   case(ref: CaseRef): Diagnostic[] | undefined {
+    if (this.#isCode(ref.prompt)) return undefined;
     const entry = this.#old?.cases[CheckCache.#id(ref)];
     if (entry && !racy(entry.snapshot, this.#old!.at) && entry.key === this.#caseKey(ref, this.snapshotStamp(ref))) {
       this.reused++;
@@ -348,6 +362,7 @@ export class CheckCache {
 
   /** Keeps a case's findings under `snapshot`, the snapshot's stamp taken before the check read it (see snapshotStamp). */
   storeCase(ref: CaseRef, diagnostics: Diagnostic[], snapshot: string): void {
+    if (this.#isCode(ref.prompt)) return;
     this.#next.cases[CheckCache.#id(ref)] = { key: this.#caseKey(ref, snapshot), snapshot, diagnostics };
     this.#changed = true;
   }

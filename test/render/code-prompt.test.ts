@@ -3,7 +3,7 @@
 // case input's line in the cases YAML, the example's line in its YAML, else the snapshot line
 // with the module named as where the text was built.
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProject } from '../../src/project.js';
 import { renderAnyCase, renderCase } from '../../src/render/render.js';
@@ -114,5 +114,36 @@ describe('a prompt module', () => {
     const def = definePrompt({ render: () => 'x' });
     expect(def.render({}, { prompt: 'p', case: 'c', examples: [], retrieved: [], tools: [] })).toBe('x');
     expect(() => definePrompt({} as never)).toThrow(/render\(input, context\)/);
+  });
+});
+
+// The cache never keeps a prompt module's findings: its builder is code that may read any file.
+describe('a prompt module and the check cache', () => {
+  test("an edit to a file the builder reads is seen by the next cached run; a template's cases are still reused", async () => {
+    const { mkdtempSync, rmSync: remove } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { cli } = await import('../cli/helpers.js');
+    project = scratchProject({
+      'lib/wording.mjs': 'export const example = \'{"name": "lookup_order", "arguments": {"order_id": "A-1042"}}\';\n',
+      'prompts/agent.prompt.mjs': "import { example } from '../lib/wording.mjs';\nexport default { render: () => `Example:\\n<tool_call>${example}</tool_call>\\n` };\n",
+      'prompts/cases/agent.yaml': cases('      {}\n'),
+      'prompts/plain.prompt': 'Hello {{name}}.\n',
+      'prompts/cases/plain.yaml': 'prompt: plain\ncases:\n  basic:\n    input:\n      name: Ada\n',
+    });
+    const cacheDir = mkdtempSync(join(tmpdir(), 'pc-code-cache-'));
+    try {
+      const env = { PROMPT_CONTRACT_CACHE_DIR: cacheDir, PROMPT_CONTRACT_CACHE_STATS: '1' };
+      const run = () => cli(['check', '--format', 'json'], { cwd: project!.dir, env });
+      const ids = (r: { stdout: string }) => (JSON.parse(r.stdout) as { diagnostics: Array<{ ruleId: string }> }).diagnostics.map((d) => d.ruleId).filter((id) => !id.startsWith('snapshot/'));
+      expect(ids(run())).toEqual([]);
+      const second = run();
+      expect(ids(second)).toEqual([]);
+      // The template's one case is reused; the module's is checked again.
+      expect(second.stderr).toContain('prompt-contract cache: 1 of 2 cases reused');
+      writeFileSync(join(project.dir, 'lib/wording.mjs'), 'export const example = \'{"name": "lookup_order", "arguments": {"order_id": "1042"}}\';\n');
+      expect(ids(run())).toEqual(['example/invalid-arguments']);
+    } finally {
+      remove(cacheDir, { recursive: true, force: true });
+    }
   });
 });
