@@ -31,6 +31,7 @@ export const ag2Notation = defineNotation<Ag2Match>({
   name: 'ag2',
   description: 'AG2/AutoGen console transcripts: `***** Suggested tool call (id): name *****`, then `Arguments:` and a JSON object',
   *find(text) {
+    if (!text.includes('Suggested ')) return;
     banner.lastIndex = 0;
     for (let m = banner.exec(text); m; m = banner.exec(text)) {
       let next = m.index + m[0].length + 1;

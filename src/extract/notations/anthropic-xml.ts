@@ -105,6 +105,8 @@ export const anthropicXmlNotation = defineNotation<XmlMatch>({
   name: 'anthropic-xml',
   description: '`<function_calls>` with `<invoke name>` and `<parameter name>` elements',
   *find(text) {
+    // Every place opens with the wrapper tag: without its name in the text there is nothing to compile a search for.
+    if (!text.includes('function_calls>') && !text.includes('minimax:tool_call>')) return;
     const openRe = new RegExp(`<${wrapper}>`, 'g');
     const closeRe = new RegExp(`</${wrapper}>`, 'g');
     // The first close after the current tag, kept while tags open before it (see hermes.ts).

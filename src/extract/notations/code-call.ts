@@ -56,7 +56,8 @@ function makeCodeCall(inCode: boolean) {
     name: 'code-call',
     description: inCode ? 'a call of a known tool in code: `x = tool(a=1)`, `await tools.tool({ a: 1 })`' : 'a call of a known tool written as a statement in prose',
     *find(text, context) {
-      if (context.tools.size === 0) return;
+      // Every place is a call: no bracket, no call (one quick pass instead of the trigger's scan).
+      if (context.tools.size === 0 || !text.includes('(')) return;
       const re = inCode ? trigger : proseTrigger;
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {

@@ -30,6 +30,7 @@ export const messageHistoryNotation = defineNotation<HistoryMatch>({
   name: 'message-history',
   description: 'a saved agent trajectory: `{"history": [messages...]}` (SWE-agent), each message\'s `tool_calls` read and placed at its own line',
   *find(text) {
+    if (!text.includes('"history"') && !text.includes('"trajectory"')) return;
     opening.lastIndex = 0;
     for (let m = opening.exec(text); m; m = opening.exec(text)) {
       const read = readJson(text, m.index);

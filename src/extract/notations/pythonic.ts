@@ -89,6 +89,8 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
   name: 'pythonic',
   description: 'Python calls: `[f(a=1), g(b=2)]` standing alone, or `tool(a=1)` of a known tool alone on its line',
   *find(text, context) {
+    // Both triggers end in a call's `(`.
+    if (!text.includes('(')) return;
     const found: PythonicMatch[] = [];
     for (let m = listTrigger.exec(text); m; m = listTrigger.exec(text)) {
       const at = m.index;

@@ -72,6 +72,8 @@ export const reactNotation = defineNotation<ReactMatch>({
   name: 'react-text',
   description: 'ReAct text (LangChain, LlamaIndex): `Action: name` then `Action Input: {...}` on the next line, or `Action: name: input` and `Action: Name[input]` on one line',
   *find(text, context) {
+    // Every place starts with `Action:`: a text without it needs no pass over its lines.
+    if (!text.includes(ACTION)) return;
     let lineStart = 0;
     while (lineStart < text.length) {
       const lineEnd = lineEndOf(text, lineStart);

@@ -224,6 +224,8 @@ export const sdkReprNotation = defineNotation<SdkMatch>({
   name: 'sdk-repr',
   description: 'an SDK object holding a call: `ToolCallPart(tool_name=..., args=...)`, `FunctionCall(name=..., arguments=...)`, `ToolUseBlock(...)`, `AIMessage(tool_calls=[...])`',
   *find(text) {
+    // The trigger ends in the call's `(`.
+    if (!text.includes('(')) return;
     trigger.lastIndex = 0;
     for (let m = trigger.exec(text); m; m = trigger.exec(text)) {
       if (/[\w$]/.test(text[m.index - 1] ?? '')) continue;

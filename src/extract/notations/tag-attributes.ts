@@ -14,7 +14,7 @@
  */
 import { coerceParameter, typesOf } from '../coerce.js';
 import { defineNotation, type ParseResult } from '../notation.js';
-import { childElements, elementValue, propertySchema } from './xml.js';
+import { childElements, elementValue, propertySchema, tagOfTool } from './xml.js';
 
 interface AttrMatch {
   start: number;
@@ -53,7 +53,8 @@ export const tagAttributesNotation = defineNotation<AttrMatch>({
   name: 'tag-attributes',
   description: 'an element named after a tool with its arguments as attributes: `<lookup_order order_id="A-1" />`, a text body for the one string parameter left',
   *find(text, context) {
-    if (context.tools.size === 0) return;
+    // An element opens with `<name` and white space before its first attribute: without such a tag of a tool, no search for each tool's tags.
+    if (context.tools.size === 0 || !tagOfTool(text, '<', context.tools)) return;
     const found: AttrMatch[] = [];
     for (const name of context.tools.keys()) {
       if (!tagName.test(name)) continue;

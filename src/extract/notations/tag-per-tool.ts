@@ -7,7 +7,7 @@
 import { defineNotation, type ParseResult } from '../notation.js';
 import { typesOf } from '../coerce.js';
 import { placeholderInCall } from '../placeholder.js';
-import { childElements, elementValue, propertySchema } from './xml.js';
+import { childElements, elementValue, propertySchema, tagOfTool } from './xml.js';
 
 function describesItself(name: string, raw: string): boolean {
   const t = raw.trim().toLowerCase();
@@ -73,7 +73,8 @@ export const tagPerToolNotation = defineNotation<TagMatch>({
   name: 'tag-per-tool',
   description: 'an element named after a tool, with one child element per parameter (Cline, Roo Code)',
   *find(text, context) {
-    if (context.tools.size === 0) return;
+    // An element closes with `</name>`: without such a tag of a tool, no search for each tool's tags.
+    if (context.tools.size === 0 || !tagOfTool(text, '</', context.tools)) return;
     for (const e of toolElements(text, context.tools.keys())) yield { ...e, where: `\`<${e.name}>\` block` };
   },
   parse(match, context): ParseResult {

@@ -98,3 +98,23 @@ export function elementValue(raw: string, schema: unknown, depth = 0): unknown {
 export function typedValue(raw: string, tool: ToolSpec | undefined, key: string): unknown {
   return elementValue(raw, propertySchema(tool?.inputSchema, key));
 }
+
+/**
+ * Whether `prefix` (`<`, `</`) stands in `text` right before a name of `tools` that ends there
+ * (no name character follows): a tag of a tool may be in the text. One pass over the prefixes,
+ * each name read once, instead of one search of the text for each tool.
+ */
+export function tagOfTool(text: string, prefix: string, tools: ReadonlyMap<string, unknown>): boolean {
+  for (let i = text.indexOf(prefix); i !== -1; i = text.indexOf(prefix, i + prefix.length)) {
+    const from = i + prefix.length;
+    let j = from;
+    while (j < text.length && isNameChar(text.charCodeAt(j))) j++;
+    if (j > from && tools.has(text.slice(from, j))) return true;
+  }
+  return false;
+}
+
+/** `[\w-]`: what a tag name of a tool is made of. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
