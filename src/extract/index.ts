@@ -288,7 +288,10 @@ interface Taken {
 
 /** A built-in notation's places, taken as they are (their tests hold them to the shape). */
 function builtInPlaces(src: Source, notation: NotationDefinition, order: number, context: NotationContext, candidates: Candidate[]): void {
-  for (const match of notation.find(src.text, context) as Iterable<NotationMatch & { where?: unknown; bodyStart?: unknown; bodyEnd?: unknown }>) {
+  const places = notation.find(src.text, context) as Iterable<NotationMatch & { where?: unknown; bodyStart?: unknown; bodyEnd?: unknown }>;
+  // No places (a notation whose marker the text lacks): nothing to iterate, and no iterator to make for it.
+  if (Array.isArray(places) && places.length === 0) return;
+  for (const match of places) {
     if (!Number.isInteger(match.start) || !Number.isInteger(match.end) || match.start < 0 || match.end > src.text.length || match.end <= match.start) continue;
     candidates.push({ match, notation, order, start: match.start, end: match.end, where: match.where, bodyStart: match.bodyStart, bodyEnd: match.bodyEnd });
   }

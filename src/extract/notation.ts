@@ -98,6 +98,21 @@ export function defineNotation<M extends NotationMatch>(definition: NotationDefi
   return Object.freeze({ ...definition });
 }
 
+/** No places: what a built-in `find` gives for a text without its notation's marker. */
+const noPlaces: readonly never[] = Object.freeze([]);
+
+/**
+ * A built-in notation's `find`: `places` runs only on a text where `may` sees its marker (a tag,
+ * a token, a call's bracket). Most pieces of prose hold no marker of most notations, and a
+ * generator started on each of them for nothing is an allocation a piece and a notation.
+ */
+export function prefiltered<M extends NotationMatch>(
+  may: (text: string, context: NotationContext) => boolean,
+  places: (text: string, context: NotationContext) => Iterable<M>,
+): (text: string, context: NotationContext) => Iterable<M> {
+  return (text, context) => (may(text, context) ? places(text, context) : noPlaces);
+}
+
 export function isParseFailure(result: ParseResult): result is ParseFailure {
   return typeof result === 'object' && result !== null && !Array.isArray(result) && typeof (result as ParseFailure).error === 'string';
 }

@@ -12,7 +12,7 @@
  * results, not calls.
  */
 import { describeChar, readJson, skipWhitespace } from '../json.js';
-import { defineNotation, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParseResult } from '../notation.js';
 import { within } from './tokens.js';
 
 interface Ag2Match {
@@ -30,8 +30,7 @@ const argumentsLabel = /^[ \t]*Arguments:[ \t]*/;
 export const ag2Notation = defineNotation<Ag2Match>({
   name: 'ag2',
   description: 'AG2/AutoGen console transcripts: `***** Suggested tool call (id): name *****`, then `Arguments:` and a JSON object',
-  *find(text) {
-    if (!text.includes('Suggested ')) return;
+  find: prefiltered((text) => text.includes('Suggested '), function* (text) {
     banner.lastIndex = 0;
     for (let m = banner.exec(text); m; m = banner.exec(text)) {
       let next = m.index + m[0].length + 1;
@@ -48,7 +47,7 @@ export const ag2Notation = defineNotation<Ag2Match>({
       next = Math.max(end, next);
       banner.lastIndex = next;
     }
-  },
+  }),
   parse(match, { text }): ParseResult {
     const { name, argsStart } = match;
     const read = readJson(text, argsStart);

@@ -6,7 +6,7 @@
  * writes the same `<invoke>` elements inside `<minimax:tool_call>`; its parsers trim values.
  */
 import { skipWhitespace } from '../json.js';
-import { defineNotation, type NotationContext, type ParsedCall } from '../notation.js';
+import { defineNotation, prefiltered, type NotationContext, type ParsedCall } from '../notation.js';
 import { coerceParameter } from '../coerce.js';
 import { childElements, propertySchema, typedValue } from './xml.js';
 
@@ -104,9 +104,8 @@ const wrapper = '(?:(?:antml:)?function_calls|minimax:tool_call)';
 export const anthropicXmlNotation = defineNotation<XmlMatch>({
   name: 'anthropic-xml',
   description: '`<function_calls>` with `<invoke name>` and `<parameter name>` elements',
-  *find(text) {
-    // Every place opens with the wrapper tag: without its name in the text there is nothing to compile a search for.
-    if (!text.includes('function_calls>') && !text.includes('minimax:tool_call>')) return;
+  // Every place opens with the wrapper tag: without its name in the text there is nothing to compile a search for.
+  find: prefiltered((text) => text.includes('function_calls>') || text.includes('minimax:tool_call>'), function* (text) {
     const openRe = new RegExp(`<${wrapper}>`, 'g');
     const closeRe = new RegExp(`</${wrapper}>`, 'g');
     // The first close after the current tag, kept while tags open before it (see hermes.ts).
@@ -135,7 +134,7 @@ export const anthropicXmlNotation = defineNotation<XmlMatch>({
       yield { start: at, end, where, bodyStart, bodyEnd: close.index, closed: true, close: closeTag };
       openRe.lastIndex = end;
     }
-  },
+  }),
   parse(match, context) {
     if (!match.closed) return { error: `Unclosed ${match.where}, expected \`${match.close}\` after the last \`</invoke>\`` };
     const body = context.text.slice(match.bodyStart, match.bodyEnd);

@@ -18,7 +18,7 @@
  *   literal arguments: a code agent's step in a transcript (`final_answer(image)`) passes
  *   values it computed, which is no example; the coverage scan reports it as not checked.
  */
-import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParsedCall, type ParseResult } from '../notation.js';
 import { type PythonCall, readCodeCall } from '../python.js';
 import { pythonArguments, pythonKeywords } from './pythonic.js';
 import { literalArguments } from './sdk-repr.js';
@@ -55,9 +55,8 @@ function makeCodeCall(inCode: boolean) {
   return defineNotation<CodeCallMatch>({
     name: 'code-call',
     description: inCode ? 'a call of a known tool in code: `x = tool(a=1)`, `await tools.tool({ a: 1 })`' : 'a call of a known tool written as a statement in prose',
-    *find(text, context) {
-      // Every place is a call: no bracket, no call (one quick pass instead of the trigger's scan).
-      if (context.tools.size === 0 || !text.includes('(')) return;
+    // Every place is a call of a known tool: no tools or no bracket, no call (one quick pass instead of the trigger's scan).
+    find: prefiltered((text, context) => context.tools.size > 0 && text.includes('('), function* (text, context) {
       const re = inCode ? trigger : proseTrigger;
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -90,7 +89,7 @@ function makeCodeCall(inCode: boolean) {
         yield { start, end: r.end, where: `\`${name}(...)\` call`, name, call: r.calls[0]! };
         re.lastIndex = r.end;
       }
-    },
+    }),
     parse(match, context): ParseResult {
       const { value, unread } = codeArguments(match.call, context.tools.get(match.name));
       const partial = unread.length > 0 || match.call.spread === true;

@@ -8,7 +8,7 @@
  * <|START_ACTION|> and <|END_ACTION|>`) are no block.
  */
 import { describeChar, offsetOf, readJson, skipWhitespace } from '../json.js';
-import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParsedCall, type ParseResult } from '../notation.js';
 import { callsFromValue } from '../../shapes/calls.js';
 import { plainStringArguments } from './json.js';
 
@@ -26,7 +26,7 @@ interface CohereMatch {
 export const cohereNotation = defineNotation<CohereMatch>({
   name: 'cohere-action',
   description: 'Cohere Command R7B / A: `<|START_ACTION|>[{"tool_name": ..., "parameters": {...}}]<|END_ACTION|>`',
-  *find(text) {
+  find: prefiltered((text) => text.includes(COHERE_START), function* (text) {
     for (let at = text.indexOf(COHERE_START); at !== -1; ) {
       const bodyStart = at + COHERE_START.length;
       const k = skipWhitespace(text, bodyStart);
@@ -43,7 +43,7 @@ export const cohereNotation = defineNotation<CohereMatch>({
       yield { start: at, end, where: '`<|START_ACTION|>` block', bodyStart: k, bodyEnd: valueEnd };
       at = text.indexOf(COHERE_START, end);
     }
-  },
+  }),
   parse(match, context): ParseResult {
     const { text } = context;
     const k = match.bodyStart;

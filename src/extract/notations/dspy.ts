@@ -17,7 +17,7 @@
  * placeholder.
  */
 import { readJson } from '../json.js';
-import { defineNotation, type NotationMatch, type ParseFailure } from '../notation.js';
+import { defineNotation, prefiltered, type NotationMatch, type ParseFailure } from '../notation.js';
 import { readPythonLiteral } from '../python.js';
 import { within } from './tokens.js';
 
@@ -69,8 +69,7 @@ function withoutNote(value: string): string {
 export const dspyNotation = defineNotation<DspyMatch>({
   name: 'dspy-react',
   description: "DSPy ReAct fields: `[[ ## next_tool_name ## ]]` then `[[ ## next_tool_args ## ]]` (or `tool_name_N` and `tool_args_N` in a trajectory)",
-  *find(text) {
-    if (!text.includes(HEADER)) return;
+  find: prefiltered((text) => text.includes(HEADER), function* (text) {
     nameHeader.lastIndex = 0;
     for (let m = nameHeader.exec(text); m; m = nameHeader.exec(text)) {
       const nameStart = lineEndOf(text, m.index) + 1;
@@ -86,7 +85,7 @@ export const dspyNotation = defineNotation<DspyMatch>({
       yield { start: m.index, end: argsEnd, name, argsStart, argsEnd };
       nameHeader.lastIndex = argsEnd;
     }
-  },
+  }),
   parse(match, context) {
     const { text, tools } = context;
     const { name } = match;

@@ -5,7 +5,7 @@
  *   typed by the tool's schema.
  */
 import { readJsonSequence, skipWhitespace } from '../json.js';
-import { defineNotation, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParseResult } from '../notation.js';
 import { isPlaceholderTool } from '../placeholder.js';
 import { typedCall } from './anthropic-xml.js';
 
@@ -46,7 +46,7 @@ function parameters(text: string, start: number, end: number, name: string): Arr
 export const functionTagNotation = defineNotation<FunctionMatch>({
   name: 'llama',
   description: '`<function=name>` with a JSON object (Llama) or `<parameter=key>` elements (Qwen3-Coder, OpenHands)',
-  *find(text, context) {
+  find: prefiltered((text) => text.includes(OPEN), function* (text, context) {
     // The first close after the current tag, kept while tags open before it (see hermes.ts).
     let close = text.indexOf(CLOSE);
     for (let at = text.indexOf(OPEN); at !== -1; ) {
@@ -75,7 +75,7 @@ export const functionTagNotation = defineNotation<FunctionMatch>({
       yield { start: at, end, where, name, bodyStart, bodyEnd: close, closed: true };
       at = text.indexOf(OPEN, end);
     }
-  },
+  }),
   parse(match, context): ParseResult {
     const { text } = context;
     const { name, where } = match;

@@ -16,7 +16,7 @@
  * Each call is placed at its `[tool_call:` line.
  */
 import { coerceParameter } from '../coerce.js';
-import { defineNotation, type NotationContext, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type NotationContext, type ParseResult } from '../notation.js';
 import { propertySchema } from './xml.js';
 
 interface BracketMatch {
@@ -112,7 +112,7 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 export const geminiCliNotation = defineNotation<BracketMatch>({
   name: 'gemini-cli',
   description: "gemini-cli's shorthand: `[tool_call: read_file for absolute_path '/a/b.ts']`",
-  *find(text) {
+  find: prefiltered((text) => text.includes(OPEN), function* (text) {
     for (let at = text.indexOf(OPEN); at !== -1; at = text.indexOf(OPEN, at + OPEN.length)) {
       const m = toolName.exec(text.slice(at + OPEN.length, at + OPEN.length + 80));
       if (!m) continue;
@@ -122,7 +122,7 @@ export const geminiCliNotation = defineNotation<BracketMatch>({
       yield { start: at, end: close + 1, where: `\`[tool_call: ${m[1]} ...]\``, name: m[1]!, rest: text.slice(restStart, close), restStart };
       at = close + 1 - OPEN.length;
     }
-  },
+  }),
   parse(match, context): ParseResult {
     const { name, rest } = match;
     const args: Record<string, unknown> = {};

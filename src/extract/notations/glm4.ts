@@ -8,7 +8,7 @@
  * and never where the object is a definition (a heading line over the tool's schema).
  */
 import { readJson } from '../json.js';
-import { defineNotation } from '../notation.js';
+import { defineNotation, prefiltered } from '../notation.js';
 
 interface Glm4Match {
   start: number;
@@ -25,9 +25,8 @@ const definitionKeys = ['description', 'parameters', 'properties', 'input_schema
 export const glm4Notation = defineNotation<Glm4Match>({
   name: 'glm4',
   description: 'GLM-4: the tool name on its own line, then its arguments as a JSON object: `get_weather\\n{"city": "Beijing"}`',
-  *find(text, context) {
-    // No line opens an object: nothing to look at (one quick pass, not one regex step a line).
-    if (context.tools.size === 0 || !/\n[ \t]*\{/.test(text)) return;
+  // No line opens an object: nothing to look at (one quick pass, not one regex step a line).
+  find: prefiltered((text, context) => context.tools.size > 0 && /\n[ \t]*\{/.test(text), function* (text, context) {
     nameLine.lastIndex = 0;
     for (let m = nameLine.exec(text); m; m = nameLine.exec(text)) {
       const name = m[1]!;
@@ -41,7 +40,7 @@ export const glm4Notation = defineNotation<Glm4Match>({
       yield { start, end: read.end, where: `the GLM-4 call of \`${name}\``, name, value: read.value };
       nameLine.lastIndex = read.end;
     }
-  },
+  }),
   parse(match) {
     const { value, name } = match;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;

@@ -1,6 +1,6 @@
 /** `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`: Hermes, Qwen 2.5 and most open-weight chat templates; GLM-4.5's key/value pairs in the same tags. */
 import { skipWhitespace } from '../json.js';
-import { defineNotation, type NotationContext, type ParsedCall, type ParseFailure } from '../notation.js';
+import { defineNotation, prefiltered, type NotationContext, type ParsedCall, type ParseFailure } from '../notation.js';
 import { typedCall } from './anthropic-xml.js';
 import { jsonBody } from './json.js';
 
@@ -53,7 +53,7 @@ const CLOSE = '</tool_call>';
 export const hermesNotation = defineNotation<HermesMatch>({
   name: 'hermes',
   description: '`<tool_call>` tags around a JSON call',
-  *find(text, context) {
+  find: prefiltered((text) => text.includes(OPEN), function* (text, context) {
     // The first close after the current tag, kept while tags open before it: text full of
     // unclosed tags is searched once for a close, not once a tag.
     let close = text.indexOf(CLOSE);
@@ -75,7 +75,7 @@ export const hermesNotation = defineNotation<HermesMatch>({
       yield { start: at, end, where: '`<tool_call>` block', bodyStart, bodyEnd: close, closed: true };
       at = text.indexOf(OPEN, end);
     }
-  },
+  }),
   parse(match, context) {
     if (!match.closed) return { error: 'Unclosed `<tool_call>` block, expected `</tool_call>` after the call' };
     const body = context.text.slice(match.bodyStart, match.bodyEnd);

@@ -5,7 +5,7 @@
  */
 import { coerceParameter } from '../coerce.js';
 import { offsetOf, readJson, readJsonSequence, type ReadResult } from '../json.js';
-import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
 import { isPlaceholderTool, placeholderInCall } from '../placeholder.js';
 import { NestedCall, readCodeValue, readPythonLiteral } from '../python.js';
 import { plain, sdkClassOf, shapeCalls } from './sdk-repr.js';
@@ -129,7 +129,8 @@ const trigger = /\[\s*\{\s*["']|\{\s*["']/g;
 export const jsonNotation = defineNotation<JsonMatch>({
   name: 'name-arguments',
   description: 'a JSON (or Python-literal) object or array of a call shape, anywhere in prose',
-  *find(text, context) {
+  // Every trigger opens an object.
+  find: prefiltered((text) => text.includes('{'), function* (text, context) {
     // Values a failed read left open fail the same way read on their own (see readJson): known
     // failures, so that text full of unclosed `{"` is read once, not once a brace.
     const failed = new Map<number, ReadResult<unknown>>();
@@ -176,7 +177,7 @@ export const jsonNotation = defineNotation<JsonMatch>({
         i = Math.max(at + 1, read.offset);
       } else i = at + 1;
     }
-  },
+  }),
   parse(match, context) {
     if (match.error) return { error: match.error.message, ...(match.error.offset === undefined ? {} : { offset: match.error.offset }) };
     const shape = callsFromValue(match.value);
@@ -210,7 +211,8 @@ function makeObjectNotation(inCode: boolean) {
   return defineNotation<ObjectMatch>({
     name: 'js-object',
     description: 'an object literal of a call shape in code: `{ type: \'tool-call\', toolName: \'x\', input: { a: 1 } }`',
-    *find(text) {
+    // The trigger opens an object.
+    find: prefiltered((text) => text.includes('{'), function* (text) {
       objectTrigger.lastIndex = 0;
       for (let m = objectTrigger.exec(text); m; m = objectTrigger.exec(text)) {
         const read = readCodeValue(text, m.index);
@@ -218,7 +220,7 @@ function makeObjectNotation(inCode: boolean) {
         yield { start: m.index, end: read.end, where: 'object literal', value: read.value };
         objectTrigger.lastIndex = read.end;
       }
-    },
+    }),
     parse(match, context): ParseResult {
       const value = plain(match.value);
       const shape = callsFromValue(value);

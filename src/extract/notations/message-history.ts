@@ -9,7 +9,7 @@
  * other JSON in prose is left to the JSON notation.
  */
 import { offsetOf, readJson } from '../json.js';
-import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParsedCall, type ParseResult } from '../notation.js';
 import { callsFromValue } from '../../shapes/calls.js';
 import { plainStringArguments } from './json.js';
 
@@ -29,8 +29,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export const messageHistoryNotation = defineNotation<HistoryMatch>({
   name: 'message-history',
   description: 'a saved agent trajectory: `{"history": [messages...]}` (SWE-agent), each message\'s `tool_calls` read and placed at its own line',
-  *find(text) {
-    if (!text.includes('"history"') && !text.includes('"trajectory"')) return;
+  find: prefiltered((text) => text.includes('"history"') || text.includes('"trajectory"'), function* (text) {
     opening.lastIndex = 0;
     for (let m = opening.exec(text); m; m = opening.exec(text)) {
       const read = readJson(text, m.index);
@@ -38,7 +37,7 @@ export const messageHistoryNotation = defineNotation<HistoryMatch>({
       yield { start: m.index, end: read.end, where: 'saved message history' };
       opening.lastIndex = read.end;
     }
-  },
+  }),
   parse(match, context): ParseResult {
     const read = readJson(context.text, match.start, { offsets: true });
     if (!read.ok || !isObject(read.value)) return undefined;

@@ -10,7 +10,7 @@
  * or passes keyword arguments (a renamed tool is still an example to report).
  */
 import type { ToolSpec } from '../../tools/types.js';
-import { defineNotation, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type NotationContext, type ParsedCall, type ParseResult } from '../notation.js';
 import { isPlaceholderTool } from '../placeholder.js';
 import { type PythonCall, type PythonResult, readPythonCall, readPythonCalls } from '../python.js';
 import { sdkClassOf } from './sdk-repr.js';
@@ -88,9 +88,8 @@ const lineCall = /^[ \t]*(?:((?:tool|function)[ _]?calls?|calls?|action)[ \t]*:[
 export const pythonicNotation = defineNotation<PythonicMatch>({
   name: 'pythonic',
   description: 'Python calls: `[f(a=1), g(b=2)]` standing alone, or `tool(a=1)` of a known tool alone on its line',
-  *find(text, context) {
-    // Both triggers end in a call's `(`.
-    if (!text.includes('(')) return;
+  // Both triggers end in a call's `(`.
+  find: prefiltered((text) => text.includes('('), function* (text, context) {
     const found: PythonicMatch[] = [];
     for (let m = listTrigger.exec(text); m; m = listTrigger.exec(text)) {
       const at = m.index;
@@ -125,7 +124,7 @@ export const pythonicNotation = defineNotation<PythonicMatch>({
     }
     found.sort((a, b) => a.start - b.start);
     yield* found;
-  },
+  }),
   parse(match, context): ParseResult {
     const r = match.result;
     if (!r.ok) {

@@ -12,7 +12,7 @@
  */
 import { coerceParameter } from '../coerce.js';
 import { describeChar, readJson } from '../json.js';
-import { defineNotation, type NotationContext, type NotationMatch, type ParseFailure } from '../notation.js';
+import { defineNotation, prefiltered, type NotationContext, type NotationMatch, type ParseFailure } from '../notation.js';
 import { within } from './tokens.js';
 import { readPythonLiteral } from '../python.js';
 
@@ -71,9 +71,8 @@ function singleStringParameter(context: NotationContext, name: string): { key: s
 export const reactNotation = defineNotation<ReactMatch>({
   name: 'react-text',
   description: 'ReAct text (LangChain, LlamaIndex): `Action: name` then `Action Input: {...}` on the next line, or `Action: name: input` and `Action: Name[input]` on one line',
-  *find(text, context) {
-    // Every place starts with `Action:`: a text without it needs no pass over its lines.
-    if (!text.includes(ACTION)) return;
+  // Every place starts with `Action:`: a text without it needs no pass over its lines.
+  find: prefiltered((text) => text.includes(ACTION), function* (text, context) {
     let lineStart = 0;
     while (lineStart < text.length) {
       const lineEnd = lineEndOf(text, lineStart);
@@ -113,7 +112,7 @@ export const reactNotation = defineNotation<ReactMatch>({
       }
       lineStart = next;
     }
-  },
+  }),
   parse(match, context) {
     const { text } = context;
     const { name } = match;

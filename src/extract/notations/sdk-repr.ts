@@ -15,7 +15,7 @@
  * other notation takes it for a call, and holds none.
  */
 import { noteOffset, offsetOf, readJson } from '../json.js';
-import { defineNotation, type ParsedCall, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParsedCall, type ParseResult } from '../notation.js';
 import { hasNonLiteral, NestedCall, NON_LITERAL, type PythonCall, readCodeCall, SPREAD_KEY } from '../python.js';
 import { callsFromValue } from '../../shapes/calls.js';
 
@@ -223,9 +223,8 @@ export function shapeCalls(value: unknown, at: number): Read {
 export const sdkReprNotation = defineNotation<SdkMatch>({
   name: 'sdk-repr',
   description: 'an SDK object holding a call: `ToolCallPart(tool_name=..., args=...)`, `FunctionCall(name=..., arguments=...)`, `ToolUseBlock(...)`, `AIMessage(tool_calls=[...])`',
-  *find(text) {
-    // The trigger ends in the call's `(`.
-    if (!text.includes('(')) return;
+  // The trigger ends in the call's `(`.
+  find: prefiltered((text) => text.includes('('), function* (text) {
     trigger.lastIndex = 0;
     for (let m = trigger.exec(text); m; m = trigger.exec(text)) {
       if (/[\w$]/.test(text[m.index - 1] ?? '')) continue;
@@ -245,7 +244,7 @@ export const sdkReprNotation = defineNotation<SdkMatch>({
       yield { start: isNew ? at - isNew[0].length + (isNew[0].startsWith('new') ? 0 : 1) : at, end: r.end, where: `\`${call.name}(...)\``, call };
       trigger.lastIndex = r.end;
     }
-  },
+  }),
   parse(match): ParseResult {
     const r = callsOf(match.call, match.start);
     if (r === undefined) return undefined;

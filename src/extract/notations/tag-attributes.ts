@@ -13,7 +13,7 @@
  * An element without attributes (`<read_file>`) is `tag-per-tool`'s.
  */
 import { coerceParameter, typesOf } from '../coerce.js';
-import { defineNotation, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParseResult } from '../notation.js';
 import { childElements, elementValue, propertySchema, tagOfTool } from './xml.js';
 
 interface AttrMatch {
@@ -52,9 +52,8 @@ function childValue(raw: string, schema: unknown): unknown {
 export const tagAttributesNotation = defineNotation<AttrMatch>({
   name: 'tag-attributes',
   description: 'an element named after a tool with its arguments as attributes: `<lookup_order order_id="A-1" />`, a text body for the one string parameter left',
-  *find(text, context) {
-    // An element opens with `<name` and white space before its first attribute: without such a tag of a tool, no search for each tool's tags.
-    if (context.tools.size === 0 || !tagOfTool(text, '<', context.tools)) return;
+  // An element opens with `<name` and white space before its first attribute: without such a tag of a tool, no search for each tool's tags.
+  find: prefiltered((text, context) => context.tools.size > 0 && tagOfTool(text, '<', context.tools), function* (text, context) {
     const found: AttrMatch[] = [];
     for (const name of context.tools.keys()) {
       if (!tagName.test(name)) continue;
@@ -89,7 +88,7 @@ export const tagAttributesNotation = defineNotation<AttrMatch>({
     }
     found.sort((a, b) => a.start - b.start);
     yield* found;
-  },
+  }),
   parse(match, context): ParseResult {
     const { name } = match;
     const schema = context.tools.get(name)?.inputSchema;

@@ -4,7 +4,7 @@
  * prompt is sent with count, so without tools nothing is read. Child elements are the
  * parameters, typed by the tool's schema; nested elements become objects, repeated ones arrays.
  */
-import { defineNotation, type ParseResult } from '../notation.js';
+import { defineNotation, prefiltered, type ParseResult } from '../notation.js';
 import { typesOf } from '../coerce.js';
 import { placeholderInCall } from '../placeholder.js';
 import { childElements, elementValue, propertySchema, tagOfTool } from './xml.js';
@@ -72,11 +72,10 @@ export function* toolElements(text: string, tools: Iterable<string>): Generator<
 export const tagPerToolNotation = defineNotation<TagMatch>({
   name: 'tag-per-tool',
   description: 'an element named after a tool, with one child element per parameter (Cline, Roo Code)',
-  *find(text, context) {
-    // An element closes with `</name>`: without such a tag of a tool, no search for each tool's tags.
-    if (context.tools.size === 0 || !tagOfTool(text, '</', context.tools)) return;
+  // An element closes with `</name>`: without such a tag of a tool, no search for each tool's tags.
+  find: prefiltered((text, context) => context.tools.size > 0 && tagOfTool(text, '</', context.tools), function* (text, context) {
     for (const e of toolElements(text, context.tools.keys())) yield { ...e, where: `\`<${e.name}>\` block` };
-  },
+  }),
   parse(match, context): ParseResult {
     const body = context.text.slice(match.bodyStart, match.bodyEnd);
     const tool = context.tools.get(match.name);
