@@ -124,10 +124,12 @@ class Cursor {
   col = 0;
   /** Columns left of a tab that a container prefix consumed only in part. */
   partial = 0;
+  /** Where the first character after the whitespace is, as the last `indent()` found it. */
+  at = 0;
   constructor(readonly s: string) {}
 
-  /** Columns of whitespace from here, and where the first other character is. */
-  indent(): { cols: number; at: number } {
+  /** Columns of whitespace from here; where the first other character is goes in `at` (no object a call: it runs several times a line). */
+  indent(): number {
     let cols = this.partial;
     let col = this.col + this.partial;
     let i = this.pos + (this.partial > 0 ? 1 : 0);
@@ -142,7 +144,8 @@ class Cursor {
         col += w;
       } else break;
     }
-    return { cols, at: i };
+    this.at = i;
+    return cols;
   }
 
   /** Consume `n` columns of whitespace (fewer if the whitespace runs out). */
@@ -178,13 +181,34 @@ class Cursor {
 
   /** Skip all whitespace. */
   skipSpace(): void {
-    const { cols } = this.indent();
+    const cols = this.indent();
     this.advance(cols);
   }
 
   /** The rest of the line; a tab consumed in part leaves spaces. */
   rest(): string {
     return this.partial > 0 ? ' '.repeat(this.partial) + this.s.slice(this.pos + 1) : this.s.slice(this.pos);
+  }
+
+  /** Where the rest of the line starts in the line: past a tab consumed in part, whose columns left are blank. */
+  private restAt(): number {
+    return this.pos + (this.partial > 0 ? 1 : 0);
+  }
+
+  /** Whether the rest of the line holds only spaces and tabs (`/^[ \t]*$/` of `rest()`, without making it). */
+  restBlank(): boolean {
+    for (let i = this.restAt(); i < this.s.length; i++) {
+      const c = this.s.charCodeAt(i);
+      if (c !== 32 && c !== 9) return false;
+    }
+    return true;
+  }
+
+  /** Whether the rest of the line, past spaces and tabs, starts with `[` (`/^[ \t]*\[/` of `rest()`). */
+  restOpensBracket(): boolean {
+    let i = this.restAt();
+    while (i < this.s.length && (this.s.charCodeAt(i) === 32 || this.s.charCodeAt(i) === 9)) i++;
+    return this.s.charCodeAt(i) === 91;
   }
 }
 
@@ -195,6 +219,8 @@ const thematicBreak = { '*': /^(?:\*[ \t]*){3,}$/, '-': /^(?:-[ \t]*){3,}$/, _: 
 
 /** The paragraph a line of prose opens: not one of link reference definitions, which start with `[`. */
 const PROSE: Leaf = { kind: 'paragraph', definitions: false };
+/** The paragraph a line starting with `[` opens: it may be link reference definitions. */
+const MAYBE_DEFINITIONS: Leaf = { kind: 'paragraph', definitions: true };
 
 /**
  * The characters a CommonMark block can start with, after at most three spaces: more space
@@ -309,6 +335,33 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     }
   };
 
+  // The line's state that opening a container reads and moves on. Kept here, not in the loop, so
+  // that the closure below is made once, not once a line with a context of its own.
+  /** How many open containers the line continues. */
+  let matched = 0;
+  /** Containers open after what the line opened so far. */
+  let depth = 0;
+  /** Whether the line opened a container yet. */
+  let opened = false;
+  /** Whether a quote marker is among the prefixes the line continued, and where they end. */
+  let quotePrefix = false;
+  let prefixEnd = 0;
+  const openContainer = (c: Container) => {
+    if (!opened) {
+      // An item like the one this line does not continue is the next item of its list:
+      // micromark continues the list and closes what the old item held as on a lazy line.
+      const next = containers[matched];
+      const sibling = next !== undefined && next.kind === 'item' && c.kind === 'item' && next.marker === c.marker;
+      // A fence or an HTML block of type 1-5 that the new container cuts short holds the line
+      // ending before this line, and then the closed containers end on this line too.
+      const heldEol = leaf !== null && (leaf.kind === 'fence' || (leaf.kind === 'html' && leaf.type <= 5));
+      closeFrom(depth, ls, true, sibling || !(quotePrefix || heldEol) ? undefined : prefixEnd);
+      opened = true;
+    } else leaf = null;
+    containers.push(c);
+    depth = containers.length;
+  };
+
   // Lines end in `\n` alone unless the text holds a `\r`: then the regular expression finds each end.
   const lf = !text.includes('\r', from);
   while (ls <= text.length) {
@@ -366,11 +419,12 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     const cur = new Cursor(s);
 
     // Which open containers this line continues.
-    let matched = 0;
+    matched = 0;
     for (; matched < containers.length; matched++) {
       const c = containers[matched]!;
       if (c.kind === 'quote') {
-        const { cols, at } = cur.indent();
+        const cols = cur.indent();
+        const at = cur.at;
         if (cols > 3 || s[at] !== '>') break;
         cur.advance(cols);
         cur.pos = at + 1;
@@ -378,12 +432,12 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         cur.partial = 0;
         if (s[cur.pos] === ' ' || s[cur.pos] === '\t') cur.advance(1);
       } else {
-        const restBlank = blankRe.test(cur.rest());
+        const restBlank = cur.restBlank();
         if (restBlank) {
           c.furtherBlank = c.furtherBlank || c.initialBlank;
           cur.advance(c.size);
         } else {
-          const { cols } = cur.indent();
+          const cols = cur.indent();
           if (c.furtherBlank || cols < c.size) {
             c.furtherBlank = false;
             c.initialBlank = false;
@@ -395,13 +449,13 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
       }
     }
     const allMatched = matched === containers.length;
-    const blank = blankRe.test(cur.rest());
+    const blank = cur.restBlank();
     // A container that micromark closes where this line's continued prefixes end ends on this
     // line when a quote marker is among those prefixes; otherwise its end moves back over the
     // line ending (and whitespace) to the line before.
-    let quotePrefix = false;
+    quotePrefix = false;
     for (let i = 0; i < matched; i++) if (containers[i]!.kind === 'quote') quotePrefix = true;
-    const prefixEnd = ls + cur.pos + (cur.partial > 0 ? 1 : 0);
+    prefixEnd = ls + cur.pos + (cur.partial > 0 ? 1 : 0);
 
     if (atEof && blank && !allMatched && cur.rest() === '') {
       // The text ends right after the prefixes of the containers this line continues: micromark
@@ -414,7 +468,8 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     // A fence, HTML block or indented code in fully continued containers takes the line as it is.
     if (allMatched && leaf && leaf.kind === 'fence') {
       const f = leaf;
-      const { cols, at } = cur.indent();
+      const cols = cur.indent();
+      const at = cur.at;
       if (cols <= 3) {
         let k = at;
         while (s[k] === f.char) k++;
@@ -461,7 +516,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     // starts only as it could interrupt a paragraph.
     const indentedOpen = allMatched && leaf !== null && leaf.kind === 'indented';
     if (indentedOpen) {
-      if (blank || cur.indent().cols >= 4) {
+      if (blank || cur.indent() >= 4) {
         markQuotes(containers, le);
         ls = le + eol.length;
         if (atEof) break;
@@ -474,30 +529,15 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     const interrupt = allMatched && paraOpen;
 
     // New containers, then at most one leaf start.
-    let depth = matched;
-    let opened = false;
-    const openContainer = (c: Container) => {
-      if (!opened) {
-        // An item like the one this line does not continue is the next item of its list:
-        // micromark continues the list and closes what the old item held as on a lazy line.
-        const next = containers[matched];
-        const sibling = next !== undefined && next.kind === 'item' && c.kind === 'item' && next.marker === c.marker;
-        // A fence or an HTML block of type 1-5 that the new container cuts short holds the line
-        // ending before this line, and then the closed containers end on this line too.
-        const heldEol = leaf !== null && (leaf.kind === 'fence' || (leaf.kind === 'html' && leaf.type <= 5));
-        closeFrom(depth, ls, true, sibling || !(quotePrefix || heldEol) ? undefined : prefixEnd);
-        opened = true;
-      } else leaf = null;
-      containers.push(c);
-      depth = containers.length;
-    };
+    depth = matched;
+    opened = false;
     let newLeaf: Leaf | 'keep' = 'keep';
     let itemBlank = false;
     /** Indented code on a lazy line: micromark ends it on that line. */
     let lazyCode = false;
     for (;;) {
-      const { cols, at } = cur.indent();
-      const rest = s.slice(at);
+      const cols = cur.indent();
+      const at = cur.at;
       const c = s[at];
       if (cols >= 4) {
         if (at < s.length && !(paraOpen && !opened)) {
@@ -516,6 +556,9 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         if (s[cur.pos] === ' ' || s[cur.pos] === '\t') cur.advance(1);
         continue;
       }
+      // No block starts with any other character: the line's text is not needed (most lines in a container are prose).
+      if (c === undefined || c.charCodeAt(0) >= 128 || blockStart[c.charCodeAt(0)] !== 1) break;
+      const rest = s.slice(at);
       const canInterrupt = !(interrupt && !opened);
       if (c === '#' && /^#{1,6}(?:[ \t]|$)/.test(rest)) {
         newLeaf = null;
@@ -561,7 +604,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         let size = cols + lm[0].length;
         if (emptyItem) size += 1;
         else {
-          const spaces = cur.indent().cols;
+          const spaces = cur.indent();
           if (spaces >= 5) {
             cur.advance(1);
             size += 1;
@@ -602,7 +645,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
       closeFrom(matched, ls, false);
       if (lazyCode) newLeaf = null;
     }
-    const contentBlank = blankRe.test(cur.rest());
+    const contentBlank = cur.restBlank();
     if (newLeaf !== 'keep') {
       if (leaf && leaf.kind === 'fence') closeFence(leaf, leaf.end, false);
       leaf = newLeaf;
@@ -610,7 +653,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     } else if (contentBlank || itemBlank) {
       leaf = null;
     } else if (!paraOpen || opened || !allMatched) {
-      leaf = { kind: 'paragraph', definitions: /^[ \t]*\[/.test(cur.rest()) };
+      leaf = cur.restOpensBracket() ? MAYBE_DEFINITIONS : PROSE;
     }
     markQuotes(containers, le);
     ls = le + eol.length;
