@@ -30,7 +30,7 @@ import { codeCallNotation } from './notations/code-call.js';
 import { cohereNotation } from './notations/cohere.js';
 import { sdkReprNotation } from './notations/sdk-repr.js';
 import { codeObjectNotation } from './notations/json.js';
-import { escapedStrings } from './notations/escaped.js';
+import { escapedStrings, mayHoldEscapedStrings } from './notations/escaped.js';
 import { jsonBody } from './notations/json.js';
 import { pythonArguments, pythonBuiltins } from './notations/pythonic.js';
 import { isPlaceholderTool, type Placeholder, placeholderInCall, placeholderInText } from './placeholder.js';
@@ -419,7 +419,8 @@ function scan(ex: Extraction, src: Source, only?: readonly NotationDefinition[])
  */
 function readEscaped(ex: Extraction, src: Source): Source {
   const depth = src.escaped ?? 0;
-  if (depth >= 3) return src;
+  // No escape in the text: no string to decode, and no search to start for one.
+  if (depth >= 3 || !mayHoldEscapedStrings(src.text)) return src;
   let text: string | undefined;
   let from = 0;
   let out = '';

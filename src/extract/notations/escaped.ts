@@ -69,13 +69,18 @@ function decode(text: string, from: number, to: number): { decoded: string; offs
   return { decoded: out, offsets: offsets.subarray(0, n + 1) };
 }
 
+/** Whether `text` may hold an escaped string at all: a JSON escape or a Python triple quote. Most pieces of prose hold neither. */
+export function mayHoldEscapedStrings(text: string): boolean {
+  return text.includes('\\') || text.includes('"""');
+}
+
 /**
  * The strings of `text` that are escaped text holding something written like a call, in order:
  * JSON strings, and the Python string literals of source code quoted in a prompt (see
  * `pythonStrings`), which go first where the two overlap.
  */
 export function* escapedStrings(text: string): Generator<EscapedString> {
-  if (!text.includes('\\') && !text.includes('"""')) return;
+  if (!mayHoldEscapedStrings(text)) return;
   const python = pythonStrings(text);
   let next = 0;
   for (let m = nextJsonString(text, 0); m; m = nextJsonString(text, m.end)) {
