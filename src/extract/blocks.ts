@@ -126,7 +126,17 @@ class Cursor {
   partial = 0;
   /** Where the first character after the whitespace is, as the last `indent()` found it. */
   at = 0;
-  constructor(readonly s: string) {}
+  s = '';
+
+  /** Starts on line `s`, from its first column: one cursor serves every line of a scan. */
+  reset(s: string): this {
+    this.s = s;
+    this.pos = 0;
+    this.col = 0;
+    this.partial = 0;
+    this.at = 0;
+    return this;
+  }
 
   /** Columns of whitespace from here; where the first other character is goes in `at` (no object a call: it runs several times a line). */
   indent(): number {
@@ -248,6 +258,26 @@ function blankAt(text: string, ls: number, le: number): boolean {
   return true;
 }
 
+/**
+ * The length of the list item marker at `at` of the line `s` (`-`, `+`, `*`, or one to nine
+ * digits then `.` or `)`) followed by a space, a tab or the end of the line; 0 when there is none.
+ * What `/^(?:[-+*]|(\d{1,9})([.)]))(?=[ \t]|$)/` matches, read without a match object.
+ */
+function listMarkerAt(s: string, at: number): number {
+  const c = s.charCodeAt(at);
+  let end: number;
+  if (c === 45 || c === 43 || c === 42) end = at + 1;
+  else {
+    let i = at;
+    while (i < s.length && i - at < 10 && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
+    const digits = i - at;
+    if (digits === 0 || digits > 9 || (s.charCodeAt(i) !== 46 && s.charCodeAt(i) !== 41)) return 0;
+    end = i + 1;
+  }
+  const next = s.charCodeAt(end);
+  return end === s.length || next === 32 || next === 9 ? end - at : 0;
+}
+
 /** Whether the line `text[ls, le)` starts, after at most three spaces, with `char`: only such a line can close a fence of it. */
 function mayCloseAt(text: string, ls: number, le: number, char: string): boolean {
   let i = ls;
@@ -362,6 +392,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
     depth = containers.length;
   };
 
+  const cursor = new Cursor();
   // Lines end in `\n` alone unless the text holds a `\r`: then the regular expression finds each end.
   const lf = !text.includes('\r', from);
   while (ls <= text.length) {
@@ -416,7 +447,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
       continue;
     }
     const s = text.slice(ls, le);
-    const cur = new Cursor(s);
+    const cur = cursor.reset(s);
 
     // Which open containers this line continues.
     matched = 0;
@@ -591,17 +622,17 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
         newLeaf = null;
         break;
       }
-      const lm = c === '-' || c === '+' || c === '*' || (c !== undefined && c >= '0' && c <= '9') ? /^(?:[-+*]|(\d{1,9})([.)]))(?=[ \t]|$)/.exec(rest) : null;
-      if (lm) {
-        const after = rest.slice(lm[0].length);
-        const emptyItem = blankRe.test(after);
+      const markerLength = listMarkerAt(s, at);
+      if (markerLength > 0) {
+        const ordered = c !== '-' && c !== '+' && c !== '*';
+        const emptyItem = blankAt(s, at + markerLength, s.length);
         // micromark decides whether an item interrupts once per line, before the first new
         // container: an item after a new `>` on a paragraph's next line still counts as one.
-        if ((interrupt || indentedOpen) && (emptyItem || (lm[1] !== undefined && lm[1] !== '1'))) break;
+        if ((interrupt || indentedOpen) && (emptyItem || (ordered && !(markerLength === 2 && c === '1')))) break;
         cur.advance(cols);
-        cur.pos = at + lm[0].length;
-        cur.col += lm[0].length;
-        let size = cols + lm[0].length;
+        cur.pos = at + markerLength;
+        cur.col += markerLength;
+        let size = cols + markerLength;
         if (emptyItem) size += 1;
         else {
           const spaces = cur.indent();
@@ -613,7 +644,7 @@ export function scanBlockRange(text: string, from: number, firstLine: number, st
             size += spaces;
           }
         }
-        openContainer({ kind: 'item', size, initialBlank: emptyItem, furtherBlank: false, marker: lm[2] ?? lm[0] });
+        openContainer({ kind: 'item', size, initialBlank: emptyItem, furtherBlank: false, marker: ordered ? s[at + markerLength - 1]! : c });
         if (emptyItem) {
           itemBlank = true;
           break;
