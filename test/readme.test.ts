@@ -8,7 +8,10 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<st
 test('the first screen gives the install-and-check command and the test command', () => {
   const first = /```sh\n([\s\S]*?)```/.exec(readme)![1]!;
   const commands = first.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('git clone')).map((l) => l.replace(/\s+#.*$/, '').trim());
-  expect(commands).toEqual([`npm ci && node ${pkg.bin['prompt-contract']} check`, 'npm test']);
+  expect(commands).toEqual(['npm ci && npm run check', 'npm test']);
+  // `check` builds first (the package has no install script), then runs the binary on the demo.
+  expect(pkg.scripts.precheck).toBe('npm run build');
+  expect(pkg.scripts.check).toBe(`node ${pkg.bin['prompt-contract']} check`);
   expect(readme.indexOf('npm test')).toBeLessThan(1200);
 });
 
@@ -23,5 +26,7 @@ test('every option the README lists for a command exists in its --help', async (
 });
 
 test('the scripts the README names exist', () => {
-  for (const script of ['test', 'typecheck', 'bench', 'test:smoke']) expect(pkg.scripts[script]).toBeDefined();
+  for (const script of ['test', 'test:fast', 'typecheck', 'bench', 'test:smoke']) expect(pkg.scripts[script]).toBeDefined();
+  // No install script: installing the package runs nothing of ours.
+  for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[hook]).toBeUndefined();
 });

@@ -4,6 +4,7 @@ import { diffTools } from '../../src/checks/compat/index.js';
 import { SchemaCompiler } from '../../src/schema/validator.js';
 import type { JsonSchemaObject } from '../../src/tools/types.js';
 import { tool, withX } from './helpers.js';
+import { runs } from '../helpers/runs.js';
 
 const compiler = new SchemaCompiler();
 
@@ -46,11 +47,11 @@ function noFindingMeansNoRejection(before: JsonSchemaObject, after: JsonSchemaOb
 
 describe('property-based', () => {
   test('numbers: no finding means no rejected value', () => {
-    fc.assert(fc.property(numberSchema, numberSchema, (a, b) => noFindingMeansNoRejection(a, b)), { numRuns: 3000 });
+    fc.assert(fc.property(numberSchema, numberSchema, (a, b) => noFindingMeansNoRejection(a, b)), { numRuns: runs(3000) });
   });
 
   test('strings: no finding means no rejected value', () => {
-    fc.assert(fc.property(stringSchema, stringSchema, (a, b) => noFindingMeansNoRejection(a, b)), { numRuns: 3000 });
+    fc.assert(fc.property(stringSchema, stringSchema, (a, b) => noFindingMeansNoRejection(a, b)), { numRuns: runs(3000) });
   });
 
   test('any generated schema against a copy of itself: no finding', () => {
@@ -66,7 +67,7 @@ describe('property-based', () => {
     })).node as fc.Arbitrary<JsonSchemaObject>;
     fc.assert(fc.property(schema, (s) => {
       expect(diffTools([tool('t', withX(s))], [tool('t', withX(structuredClone(s)))])).toEqual([]);
-    }), { numRuns: 500 });
+    }), { numRuns: runs(500) });
   });
 });
 
@@ -102,7 +103,7 @@ describe('property-based, structural', () => {
       if (found.length > 0) return;
       const va = compiler.compile(A); const vb = compiler.compile(B);
       for (const v of vs) if (va({ x: v })) expect({ a, b, v, ok: vb({ x: v }) }).toEqual({ a, b, v, ok: true });
-    }), { numRuns: 1000 });
+    }), { numRuns: runs(1000) });
   });
 });
 
@@ -229,7 +230,7 @@ describe('property-based, precision', () => {
       for (const v of [...vs, ...values]) if (va({ x: v })) expect({ before, after, v, ok: vb({ x: v }) }).toEqual({ before, after, v, ok: true });
       const errors = diffTools([tool('t', A)], [tool('t', B)]).filter((d) => d.severity === 'error');
       expect({ before, after, errors: errors.map((d) => `${d.ruleId} ${d.schemaPath ?? ''}`) }).toEqual({ before, after, errors: [] });
-    }), { numRuns: 1500 });
+    }), { numRuns: runs(1500) });
   });
 
   test.each([

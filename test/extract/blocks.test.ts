@@ -4,6 +4,7 @@ import { scanBlocks } from '../../src/extract/blocks.js';
 import { extractToolCalls } from '../../src/extract/index.js';
 import { blockStructure, scannedStructure, type Structure } from '../../src/extract/markdown.js';
 import { fixtures } from './helpers.js';
+import { runs } from '../helpers/runs.js';
 
 /** 1-based line of an offset, counting CR, LF and CRLF as CommonMark does. */
 function lineOf(text: string, offset: number): number {
@@ -197,7 +198,7 @@ describe('block scanner (the fast path) against remark', () => {
   });
 
   test('nested lists and quotes around fences, tabs, CRLF, HTML, setext and lazy lines', () => {
-    fc.assert(fc.property(blockDocs, (text) => sameStructure(text)), { numRuns: 600 });
+    fc.assert(fc.property(blockDocs, (text) => sameStructure(text)), { numRuns: runs(600) });
   });
 
   test('a byte order mark in front: both modes read the blocks remark reads without it, at the same offsets', () => {
@@ -210,13 +211,13 @@ describe('block scanner (the fast path) against remark', () => {
       expect(read.map((e) => e.notation)).toEqual(plain.map((e) => e.notation));
       expect(read.map((e) => [e.name, e.line, e.range.start])).toEqual(plain.map((e) => [e.name, e.line, e.range.start + 1]));
     }
-    fc.assert(fc.property(blockDocs, (text) => sameStructure(`\uFEFF${text}`)), { numRuns: 300 });
+    fc.assert(fc.property(blockDocs, (text) => sameStructure(`\uFEFF${text}`)), { numRuns: runs(300) });
   });
 
   test('falls back rarely on those documents', () => {
     // Not a timing assertion: the scanner must read nearly every document itself, or the fast
     // path is not one. What it leaves to the parser is an underline under possible definitions.
-    const samples = fc.sample(blockDocs, { numRuns: 2000, seed: 42 });
+    const samples = fc.sample(blockDocs, { numRuns: runs(2000), seed: 42 });
     const declined = samples.filter((t) => scanBlocks(t) === undefined);
     expect(declined.length).toBeLessThan(samples.length * 0.02);
     for (const t of declined) expect(t).toMatch(/\[/);
@@ -228,7 +229,7 @@ describe('block scanner (the fast path) against remark', () => {
       fc.property(withStops, ({ text, stops }) => {
         expect(comparable(text, scannedStructure(text, stops))).toEqual(comparable(text, blockStructure(text, 'full')));
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { readJson, readJsonSequence } from '../../src/extract/json.js';
+import { runs } from '../helpers/runs.js';
 
 // `readJson` hands a bracketed value to JSON.parse when it can; `{ offsets: true }` always takes
 // the reader's own path. Both must give the same value, end and failure for every text.
@@ -30,7 +31,7 @@ describe('the quick path of the JSON reader', () => {
         const lines = `${json}\n${json}\n`;
         expect(own(readJsonSequence(lines))).toEqual(own(readJsonSequence(lines, { offsets: true })));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

@@ -4,6 +4,7 @@ import { scanBlocks } from '../../src/extract/blocks.js';
 import { extractToolCalls } from '../../src/extract/index.js';
 import { blockStructure, type Structure } from '../../src/extract/markdown.js';
 import { fixtures } from './helpers.js';
+import { runs } from '../helpers/runs.js';
 
 function sameInBothModes(text: string): void {
   const fast = extractToolCalls(text);
@@ -65,7 +66,7 @@ describe('extractor properties', () => {
       fc.property(fc.string({ maxLength: 200, unit: 'binary' }), (text) => {
         extractToolCalls(text);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -74,7 +75,7 @@ describe('extractor properties', () => {
       fc.property(markdownish, (text) => {
         sameInBothModes(text);
       }),
-      { numRuns: 600 },
+      { numRuns: runs(600) },
     );
   });
 
@@ -84,13 +85,13 @@ describe('extractor properties', () => {
         sameBlocks(text);
         sameInBothModes(text);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
   test('the scanner reads such markdown itself, bar underlines under possible definitions', () => {
     // Not a timing assertion: falling back to the parser is what made these texts slow.
-    const samples = fc.sample(tightDoc, { numRuns: 1000, seed: 7 });
+    const samples = fc.sample(tightDoc, { numRuns: runs(1000), seed: 7 });
     const declined = samples.filter((t) => scanBlocks(t) === undefined);
     expect(declined.length).toBeLessThan(samples.length * 0.05);
     for (const t of declined) expect(t).toContain('[a]: /b');

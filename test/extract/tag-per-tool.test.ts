@@ -3,6 +3,7 @@
 // as the reference, and both run on generated texts full of nested, unclosed and foreign tags.
 import fc from 'fast-check';
 import { toolElements } from '../../src/extract/notations/tag-per-tool.js';
+import { runs } from '../helpers/runs.js';
 
 function referenceScan(text: string, tools: ReadonlySet<string>): Array<{ start: number; end: number; name: string; bodyStart: number; bodyEnd: number }> {
   const out = [];
@@ -48,7 +49,7 @@ test('finds what a scan of every tag finds, in the same order', () => {
     fc.property(text, toolSet, (t, tools) => {
       expect([...toolElements(t, tools)]).toEqual(referenceScan(t, tools));
     }),
-    { numRuns: 2000 },
+    { numRuns: runs(2000) },
   );
 });
 

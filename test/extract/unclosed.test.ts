@@ -5,6 +5,7 @@ import { readJson } from '../../src/extract/json.js';
 import { jsonNotation } from '../../src/extract/notations/json.js';
 import { readPythonLiteral } from '../../src/extract/python.js';
 import { looksLikeCall } from '../../src/shapes/calls.js';
+import { runs } from '../helpers/runs.js';
 
 // Text full of brackets that never close: each `{"` is a place a JSON value may start, and
 // reading each to where it fails cost the length of the text a brace, so 56 KB took seconds.
@@ -63,7 +64,7 @@ describe('JSON in prose that never closes', () => {
         };
         expect(found(text)).toEqual(eachOnItsOwn(text, paragraphEnd));
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -119,7 +120,7 @@ describe('tags that never close', () => {
         expect(found.filter((at) => !pairs.some(([tag]) => tag === at))).toEqual([]);
         for (const [at] of pairs.filter(([, body]) => body.trim() === call)) expect(found).toContain(at);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     // Thousands of tags without a close, then one closed call: found, and the unclosed ones with a call are findings.
     const text = `${open.repeat(20_000)}\n\n${open}${call}${close}\n`;

@@ -8,6 +8,7 @@ import { forEachLine, splitAtLines } from '../../src/sources/chunks.js';
 import { readRecordedCalls } from '../../src/sources/jsonl.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 import { cliInProcess } from '../cli/helpers.js';
+import { runs } from '../helpers/runs.js';
 
 let dir: string;
 beforeAll(() => {
@@ -112,7 +113,7 @@ test('forEachLine reports each line, or its length when over the cap, exactly as
       for await (const range of splitAtLines(file, 7)) await forEachLine(file, range, (t, line) => ranged.push([t, line]), { ...options, onTooLong: (line, bytes) => ranged.push([`too long ${bytes}`, line]) });
       expect({ text, bufferBytes, cap, ranged }).toEqual({ text, bufferBytes, cap, ranged: want });
     }),
-    { numRuns: 400 },
+    { numRuns: runs(400) },
   );
   // 400 files written and read twice: about a second alone, several on a loaded CI machine.
 }, 30_000);

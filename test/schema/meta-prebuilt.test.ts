@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import { AJV_OPTIONS, META_2020, metaStamp, withKeywords } from '../../src/schema/validator.js';
+import { runs } from '../helpers/runs.js';
 
 // `npm run build` generates dist/schema/meta-2020-12.cjs (scripts/build-meta.mjs), which the
 // built package loads instead of compiling the 2020-12 meta-schema. It must answer every schema
@@ -102,7 +103,7 @@ describe('the prebuilt 2020-12 meta-schema validator', () => {
         const { prebuilt: mine, ajv } = both(value);
         expect(mine).toEqual(ajv);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParseFailure } from '../../../src/extract/notation.js';
 import { normalizeTools } from '../../../src/tools/normalize.js';
 import type { ToolSpec } from '../../../src/tools/types.js';
+import { runs } from '../../helpers/runs.js';
 
 export const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'realworld');
 
@@ -110,6 +111,6 @@ export function expectTotal<M extends NotationMatch>(notation: NotationDefinitio
     fc.property(texts, (text) => {
       run(notation, text, tools);
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300) },
   );
 }
