@@ -120,6 +120,9 @@ export async function defaultImporter(file: string): Promise<unknown> {
 
 function unwrapDefault(mod: unknown): unknown {
   let value = mod;
+  // A CommonJS config imported as a module: Node and Jest give `module.exports` under that name
+  // (and as `default`) beside the names they detected in it (`tools`, `prompts`); the object is it.
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, 'module.exports')) value = (value as Record<string, unknown>)['module.exports'];
   // ESM default, CJS interop default, and jiti's double wrapping all end at the config object.
   for (let i = 0; i < 3 && typeof value === 'object' && value !== null && 'default' in value && !('tools' in value); i++) {
     value = (value as { default: unknown }).default;
