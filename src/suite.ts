@@ -13,7 +13,7 @@ import type { RenderedCase, RenderedItem } from './render/render.js';
 import type { PromptModule } from './render/module.js';
 import type { CaseRef } from './checks/cases.js';
 import { checkCaseInput } from './checks/case-input.js';
-import { promptWithoutCase, renderOptions } from './checks/cases.js';
+import { moduleToolFindings, promptWithoutCase, renderOptions } from './checks/cases.js';
 import { splitCoverage } from './checks/findings.js';
 import { exampleRules } from './extract/rules.js';
 import { SchemaCompiler } from './schema/validator.js';
@@ -415,9 +415,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         const fromData = new Set((await curatedPlaced()).map(findingKey));
         const own: Diagnostic[] = [];
         // A prompt module may send tools of its own (an agent's): their tool-level examples are checked with the case, as `check` does.
-        const ownTools = definition.code === undefined ? [] : rendered.tools.filter((tool) => registry.get(tool.name) !== tool);
-        const { checkToolExamples } = await import('./checks/tool-examples.js');
-        const examples = [...(ownTools.length > 0 ? checkToolExamples(ownTools, { compiler, strict, ...notations }) : []), ...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notations })];
+        const examples = [...moduleToolFindings(rendered, registry, { compiler, strict, ...notations }), ...checkRenderedExamples(rendered, { strict, compiler, snapshots: config.snapshots, ...notations })];
         // What `check` keeps for this case: a written or updated snapshot is the file as now written.
         // An input error `check` stops the case at, even where the policy lowered it, is all `check` reports for it.
         const written = result.status === 'written' || result.status === 'updated';

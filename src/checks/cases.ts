@@ -59,6 +59,16 @@ export async function renderCodeCases(project: Pick<Project, 'config' | 'module'
 /** The config's bound on one render, when it sets one. */
 export const renderOptions = (config: { maxRenderedBytes?: number | undefined }): { maxRenderedBytes?: number } => (config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes });
 
+/**
+ * The tool-level examples of the tools a prompt module sent of its own (an agent's, not the
+ * config's), checked as the config's are: `check` and the suites check them with each case.
+ */
+export function moduleToolFindings(rendered: RenderedCase, registry: ReadonlyMap<string, ToolSpec>, options: Parameters<typeof checkToolExamples>[1]): Diagnostic[] {
+  if (rendered.builtBy === undefined) return [];
+  const own = rendered.tools.filter((tool) => registry.get(tool.name) !== tool);
+  return own.length === 0 ? [] : checkToolExamples(own, options);
+}
+
 /** Every finding of one case, before the policy: the inputs, the examples written in its templates, its snapshot. */
 export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: SchemaCompiler): Diagnostic[] {
   const { config, module, registry } = project;
@@ -69,11 +79,9 @@ export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: Schem
   const early = definition.code === undefined ? undefined : project.rendered?.get(caseKey(ref.prompt, ref.case));
   if (early !== undefined && 'failed' in early) throw early.failed;
   const rendered = early ?? renderCase(module, ref.prompt, ref.case, registry, renderOptions(config));
-  // A prompt module may send tools of its own (an agent's): their tool-level examples are checked as the config's are.
-  const ownTools = definition.code === undefined ? [] : rendered.tools.filter((tool) => registry.get(tool.name) !== tool);
   return [
     ...inputProblems,
-    ...(ownTools.length > 0 ? checkToolExamples(ownTools, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }) : []),
+    ...moduleToolFindings(rendered, registry, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }),
     ...checkRenderedExamples(rendered, { strict: config.strictExamples === true, compiler, snapshots: config.snapshots, ...notationsOf(config) }),
     ...snapshotFindings(reconcile(snapshotFile(config.snapshots, ref.prompt, ref.case), formatSnapshot(rendered), 'none', process.cwd(), config.snapshots), ref),
   ];

@@ -4,7 +4,8 @@
 // code points; where that run gives the same text once the markers are removed, the markers'
 // places are the places of the YAML values (a builder that measures or cuts its input's
 // strings gives another text, and its findings point at the snapshot instead).
-import { InputError } from '../util/errors.js';
+import { errorMessage, InputError } from '../util/errors.js';
+import { DEFAULT_MAX_RENDERED_BYTES } from './handlebars.js';
 import { normalizeTools, ToolShapeError } from '../tools/normalize.js';
 import type { ToolSpec } from '../tools/types.js';
 import { isRecord } from '../util/values.js';
@@ -23,9 +24,6 @@ export interface CodeRenderOptions {
   maxRenderedBytes?: number;
 }
 
-/** Rendered size a render stops at unless told otherwise, as for templates. */
-const DEFAULT_MAX_RENDERED_BYTES = 8 * 1024 * 1024;
-
 const loaded = new WeakMap<ModuleImporter, Map<string, Promise<CodePrompt>>>();
 
 /** The prompt module at `file`, imported once per importer. */
@@ -40,7 +38,7 @@ export function importCodePrompt(file: string, shown: string, importer: ModuleIm
         exported = await importer(file);
       } catch (error) {
         if (error instanceof InputError) throw error;
-        throw new InputError('config/load-failed', `Cannot load the prompt module: ${(error as Error)?.message ?? String(error)}`, { file: shown }, { cause: error });
+        throw new InputError('config/load-failed', `Cannot load the prompt module: ${errorMessage(error)}`, { file: shown }, { cause: error });
       }
       return codePromptOf(exported, shown);
     })();
@@ -75,7 +73,7 @@ async function toolsOf(def: CodePrompt, prompt: PromptDefinition, testCase: Case
     given = typeof def.tools === 'function' ? await def.tools({ prompt: prompt.name, case: testCase.name, input: structuredClone(testCase.input) }) : def.tools;
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError('render/code-failed', `The prompt module's \`tools\` threw: ${(error as Error)?.message ?? String(error)}; expected the tools sent with the prompt`, { file: shown, line: 1, column: 1 }, { cause: error });
+    throw new InputError('render/code-failed', `The prompt module's \`tools\` threw: ${errorMessage(error)}; expected the tools sent with the prompt`, { file: shown, line: 1, column: 1 }, { cause: error });
   }
   let tools: ToolSpec[];
   if (given === undefined) tools = [...registry.values()];

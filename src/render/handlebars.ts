@@ -574,7 +574,7 @@ export class PromptEnvironment {
     // A helper's argument (`{{#if name.constructor}}`) is looked up leniently: a member read as nothing there would pass unseen.
     if (this.#denied !== undefined) throw this.#deniedError(this.#denied, source);
     // So is a `../` path that climbs above the outermost context (`{{#if ../../a}}`): it reads nothing, always.
-    const climbed = this.#climbing(source).find((p) => this.#fromNothing.has(p.head));
+    const climbed = this.#fromNothing.size === 0 ? undefined : this.#climbing(source).find((p) => this.#fromNothing.has(p.head));
     if (climbed !== undefined) throw climbError(climbed, source);
     // Text outside every block is not charged as it is made: it is at most the template's length times its values'.
     if (text.length > limit || Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit, { file: source.file });

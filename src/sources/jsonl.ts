@@ -40,7 +40,9 @@ export interface UnsafeInteger {
 export type RecordedCallRead = RecordedCall & { unsafeIntegers?: UnsafeInteger[] };
 
 // No integer within ±(2^53 − 1) has more than 16 digits, nor an exponent: a line without either needs no closer look.
-const LONG_DIGITS = /\d{16}|\d[eE][+-]?\d/;
+// An exponent counts where a JSON number can start (after `:`, `[`, `,` or a space), so the hex
+// of ids and hashes (`"call_3e4f"`, a UUID's `-3e45-`) does not send nearly every log line to the slow path.
+const LONG_DIGITS = /\d{16}|(?:^|[:[,\s])-?\d+(?:\.\d+)?[eE][+-]?\d/;
 const NUMBER = /-?(\d+)(\.\d+)?([eE][+-]?\d+)?/y;
 const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateRecordedFiles } from '../../src/checks/recorded-files.js';
 import { checkRecorded } from '../../src/checks/recorded.js';
-import { parseRecordedLine, unsafeIntegerLiterals } from '../../src/sources/jsonl.js';
+import { mayHoldUnsafeIntegers, parseRecordedLine, unsafeIntegerLiterals } from '../../src/sources/jsonl.js';
 import { normalizeTools } from '../../src/tools/normalize.js';
 import { cli, cliInProcess } from '../cli/helpers.js';
 
@@ -111,6 +111,11 @@ describe('a number past 2^53 written with an exponent', () => {
     ['a small exponent', '{"id": 1e15}'],
   ])('is compared as read where it does not: %s', async (_what, args) => {
     expect(await found(args)).toEqual([]);
+  });
+
+  test('only a number can send a line to the closer look: the hex of ids and hashes does not', () => {
+    for (const line of ['{"a": 1e16}', '{"a":[2e17]}', '{"a":-9.0e15}', '9e20']) expect(mayHoldUnsafeIntegers(line)).toBe(true);
+    for (const line of ['{"id": "9b2e3e45-1c2d-4e5f"}', '{"id": "call_3e4f"}', '{"sha": "a1e2b3"}']) expect(mayHoldUnsafeIntegers(line)).toBe(false);
   });
 
   test('the CLI exits 1 for the call that broke the bound', async () => {
