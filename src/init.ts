@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readRegularFileSync, replaceFile, withoutBom, writeFailure } from './util/files.js';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import { configFileNames } from './config/index.js';
+import { usesBabel } from './jest-config.js';
 import { readJson, skipWhitespace } from './extract/json.js';
 import { InputError } from './util/errors.js';
 import { isRecord } from './util/values.js';
@@ -19,7 +20,7 @@ export interface InitStep {
 export interface InitResult {
   steps: InitStep[];
   /** What was found in the project and shaped the files: zod, existing tool modules, the test runner. */
-  detected: { zod: boolean; jest: boolean; vitest: boolean; typescript: boolean; toolModules: string[]; framework?: string };
+  detected: { zod: boolean; jest: boolean; vitest: boolean; typescript: boolean; toolModules: string[]; framework?: string; /** Why the test file has its format. */ suite: string };
   /** What the user does next, one command or sentence a line. */
   next: string[];
 }
@@ -27,25 +28,78 @@ export interface InitResult {
 /** The `test` script npm writes into a new package.json; replacing it loses nothing. */
 const npmPlaceholderTest = /^echo "Error: no test specified" && exit 1$/;
 
-/** Jest runs this package's ES modules only with Node's VM modules turned on. */
-// Node warns that VM modules are experimental on every run: said once here, not in every test log.
-export const jestTestScript = 'node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js';
+/**
+ * The `test` script init writes where there is none: plain Jest. The package ships a CommonJS
+ * build for Jest without Node's VM modules, so no flag is needed.
+ */
+export const jestTestScript = 'jest';
+
+/** Whether a test script runs Jest with Node's VM modules on (ES module test files). */
+export function runsVmModules(script: string | undefined): boolean {
+  return script !== undefined && (script.includes('--experimental-vm-modules') || /NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(script));
+}
+
+/** The contract test file init writes, in the module format the project's Jest will run. */
+export interface SuiteFile {
+  /** File name, in the test folder. */
+  name: string;
+  text: string;
+  /** Why this format: shown in init's report. */
+  why: string;
+}
+
+const suiteBody = '// One test per prompt and case (snapshot and tool-call examples), then every other contract check.\n';
 
 /**
- * The test script for a project in `dir`: Jest's own bin where the project resolves it. In an
- * npm workspace Jest is hoisted to the root's node_modules, where `node_modules/jest/...`
- * relative to the package does not exist; before Jest is installed, the usual place.
+ * The suite in the project's own format. TypeScript only where Jest compiles it (a ts-jest or
+ * @swc/jest transform named in the Jest config), else JavaScript that runs under any Jest:
+ * `require` in a CommonJS package, `.cjs` in a `"type": "module"` package whose Jest has no
+ * Babel to turn `import` into `require`. ES module syntax with `await` only where Jest runs
+ * with VM modules on, or in Vitest.
  */
-export function jestTestScriptFor(dir: string): string {
-  let bin: string;
-  try {
-    bin = join(dirname(createRequire(join(dir, 'package.json')).resolve('jest/package.json')), 'bin', 'jest.js');
-  } catch {
-    return jestTestScript;
+export function suiteFileFor(options: { vitest: boolean; vmModules: boolean; modulePackage: boolean; babel: boolean; typescriptTransform: string | undefined }): SuiteFile {
+  if (options.vitest || options.vmModules) {
+    return {
+      name: 'prompts.contract.test.mjs',
+      text: `import { contractSuite } from 'prompt-contract/${options.vitest ? 'vitest' : 'jest'}';\n\n${suiteBody}await contractSuite();\n`,
+      why: options.vitest ? 'Vitest runs ES modules' : 'the test script runs Jest with VM modules on: an ES module',
+    };
   }
-  const path = relative(dir, bin).split(sep).join('/');
-  if (path === 'node_modules/jest/bin/jest.js') return jestTestScript;
-  return `node --experimental-vm-modules --no-warnings=ExperimentalWarning ${shellWord(path)}`;
+  if (options.typescriptTransform !== undefined) {
+    return { name: 'prompts.contract.test.ts', text: `import { contractSuite } from 'prompt-contract/jest';\n\n${suiteBody}contractSuite();\n`, why: `TypeScript, compiled by ${options.typescriptTransform} as the Jest config says` };
+  }
+  const requireText = `const { contractSuite } = require('prompt-contract/jest');\n\n${suiteBody}contractSuite();\n`;
+  if (!options.modulePackage) return { name: 'prompts.contract.test.js', text: requireText, why: 'CommonJS, as this package is' };
+  if (options.babel) return { name: 'prompts.contract.test.js', text: `import { contractSuite } from 'prompt-contract/jest';\n\n${suiteBody}contractSuite();\n`, why: 'an ES module that the project\'s Babel config compiles for Jest' };
+  return { name: 'prompts.contract.test.cjs', text: requireText, why: 'CommonJS (`.cjs`): Jest without VM modules cannot run this package\'s ES module `.js` files' };
+}
+
+/** The major version of the Jest the project resolves, when it has one. */
+function jestMajor(dir: string): number | undefined {
+  try {
+    const file = createRequire(join(dir, 'package.json')).resolve('jest/package.json');
+    const version = (JSON.parse(readRegularFileSync(file)) as { version?: unknown }).version;
+    return typeof version === 'string' ? Number.parseInt(version, 10) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The TypeScript transform the project's Jest config names and the project depends on
+ * (ts-jest, @swc/jest), if any: only then does a `.ts` test file run. Read as text; the config
+ * is never run.
+ */
+function typescriptTransform(dir: string, pkg: PackageJson | undefined, jestConfig: string | undefined): string | undefined {
+  let text = pkg?.jest === undefined ? '' : JSON.stringify(pkg.jest);
+  if (jestConfig !== undefined) {
+    try {
+      text += readRegularFileSync(join(dir, jestConfig));
+    } catch {
+      // An unreadable config names no transform.
+    }
+  }
+  return ['ts-jest', '@swc/jest'].find((name) => text.includes(name) && depends(pkg, name));
 }
 
 /** A path as one word of a shell command: quoted when it holds a space or a character the shell reads. */
@@ -279,7 +333,7 @@ function modulePrompt(framework: Framework): string {
   ].join('\n');
 }
 
-function scaffold(options: { zod: boolean; vitest: boolean; testDir: string; toolModules: string[]; framework?: Framework | undefined }): Map<string, string> {
+function scaffold(options: { zod: boolean; vitest: boolean; testDir: string; suite: SuiteFile; toolModules: string[]; framework?: Framework | undefined }): Map<string, string> {
   const files = new Map<string, string>();
   const toolsLine = options.zod ? "import { tools } from './prompts/tools.mjs';\n" : '';
   const found = options.toolModules.length > 0 ? `  // Found in this project, maybe your own tool definitions: ${options.toolModules.join(', ')}.\n  // Point \`tools\` at them (an array in any provider shape, or a JSON tools file).\n` : '';
@@ -394,14 +448,7 @@ cases:
       user: { name: Ana }
 `,
   );
-  files.set(
-    `${options.testDir}/prompts.contract.test.mjs`,
-    `import { contractSuite } from 'prompt-contract/${options.vitest ? 'vitest' : 'jest'}';
-
-// One test per prompt and case (snapshot and tool-call examples), then every other contract check.
-await contractSuite();
-`,
-  );
+  files.set(`${options.testDir}/${options.suite.name}`, options.suite.text);
   return files;
 }
 
@@ -427,7 +474,11 @@ export function initProject(dir: string): InitResult {
   const existingConfig = configFileNames.find((name) => existsSync(join(dir, name)));
   // A project that builds its agent with a framework gets the prompt as a module, with the framework's adapter shown.
   const framework = frameworks.find((f) => depends(pkg?.value, f.pkg));
-  const files = scaffold({ zod, vitest, testDir, toolModules, framework });
+  const script = pkg?.value.scripts?.test;
+  const vmModules = !vitest && runsVmModules(script);
+  const jestConfig = jestConfigNames.find((name) => existsSync(join(dir, name)));
+  const suite = suiteFileFor({ vitest, vmModules, modulePackage: pkg?.value.type === 'module', babel: usesBabel(dir), typescriptTransform: vitest ? undefined : typescriptTransform(dir, pkg?.value, jestConfig) });
+  const files = scaffold({ zod, vitest, testDir, suite, toolModules, framework });
   if (existingConfig !== undefined) files.delete('prompt-contract.config.mjs');
   // A module folder that already exists belongs to the user: add nothing to it.
   const promptsTaken = existsSync(join(dir, 'prompts')) && readdirSync(join(dir, 'prompts')).length > 0;
@@ -446,31 +497,27 @@ export function initProject(dir: string): InitResult {
     steps.push({ file, action: 'created' });
   }
 
-  const jestConfig = jestConfigNames.find((name) => existsSync(join(dir, name)));
-  if (vitest) {
-    // Vitest needs no config for ES modules or TypeScript.
-  } else if (jestConfig === undefined && pkg?.value.jest === undefined) {
+  if (vmModules && jestConfig === undefined && pkg?.value.jest === undefined) {
+    // ES module test files under Jest's VM modules: ts-jest in ESM mode where the project has it, no Babel for `.mjs`.
     const file = 'jest.config.mjs';
     create(dir, file, "import { promptContractJestConfig } from 'prompt-contract/jest-config';\n\nexport default promptContractJestConfig();\n");
     steps.push({ file, action: 'created' });
-  } else {
-    steps.push({ file: jestConfig ?? 'package.json#jest', action: 'kept', note: 'a Jest config exists; it must run `.mjs` test files (Jest does by default)' });
   }
 
   const next: string[] = [];
   // Where Jest is, when the project has it (hoisted to a workspace root, say); else where `npm i -D jest` puts it.
-  const jestScript = jest ? jestTestScriptFor(dir) : jestTestScript;
+  const jestScript = jestTestScript;
   if (!pkg) {
     create(dir, 'package.json', `${JSON.stringify({ private: true, scripts: { test: jestScript } }, null, 2)}\n`);
     steps.push({ file: 'package.json', action: 'created', note: `with the test script \`${jestScript}\`` });
   } else {
-    const current = pkg.value.scripts?.test;
-    const script = vitest ? 'vitest run' : jestScript;
+    const current = script;
+    const wanted = vitest ? 'vitest run' : jestScript;
     if (current === undefined || npmPlaceholderTest.test(current)) {
-      const edit = withTestScript(pkg.text, script, pkg.value);
+      const edit = withTestScript(pkg.text, wanted, pkg.value);
       if ('refused' in edit) {
         steps.push({ file: 'package.json', action: 'kept', note: `${edit.refused}; not changed` });
-        next.push(`Add to \`scripts\` in package.json by hand:  "test": ${JSON.stringify(script)}`);
+        next.push(`Add to \`scripts\` in package.json by hand:  "test": ${JSON.stringify(wanted)}`);
       } else {
         try {
           // Whole or not at all: a full disk must not leave the user's package.json cut short.
@@ -478,29 +525,32 @@ export function initProject(dir: string): InitResult {
           const target = realpathSync(join(dir, 'package.json'));
           replaceFile(target, edit.text, { mode: statSync(target).mode & 0o7777 });
         } catch (error) {
-          throw new InputError('config/unwritable', `Cannot update package.json (${writeFailure(error)}); it is unchanged. Set \`scripts.test\` to \`${script}\` by hand, or run init again once it can be written`, { file: 'package.json' }, { cause: error });
+          throw new InputError('config/unwritable', `Cannot update package.json (${writeFailure(error)}); it is unchanged. Set \`scripts.test\` to \`${wanted}\` by hand, or run init again once it can be written`, { file: 'package.json' }, { cause: error });
         }
-        steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${script}\`` });
+        steps.push({ file: 'package.json', action: 'updated', note: `scripts.test: \`${wanted}\`` });
       }
-    } else if (!vitest && !current.includes('--experimental-vm-modules') && !/NODE_OPTIONS=[^ ]*experimental-vm-modules/.test(current)) {
-      steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
-      next.push(`Jest must run with Node's VM modules on: run it as \`${jestScript}\` (or set NODE_OPTIONS=--experimental-vm-modules)`);
     } else steps.push({ file: 'package.json', action: 'kept', note: 'a test script exists' });
   }
 
   if (!jest && !vitest) next.push('npm install --save-dev jest');
+  if (suite.name.endsWith('.cjs') && jestMajor(dir) !== undefined && jestMajor(dir)! < 30) {
+    next.push(`Jest ${jestMajor(dir)} does not look for \`.cjs\` test files: add "testMatch": ["**/?(*.)+(spec|test).?([mc])[jt]s?(x)"] to its config, or upgrade to Jest 30`);
+  }
+  if (typescript && !vitest && suite.name.endsWith('.ts') === false && !vmModules) {
+    next.push('TypeScript: the suite is JavaScript, which Jest runs as it is. For TypeScript tests give Jest a transform: @swc/jest (no type-check, fast) or ts-jest with typescript@5 (ts-jest does not support TypeScript 7); see docs/typescript.md');
+  }
   next.push('npm test                     # writes snapshots/ on this first local run');
   next.push('npx prompt-contract check    # the same checks, from the command line');
   // Everything init wrote (the prompts folder once), and the snapshots the first run writes.
   const written = [...new Set(steps.filter((s) => s.action !== 'kept').map((s) => (s.file.startsWith('prompts/') ? 'prompts' : s.file)))];
   next.push(`git add ${[...written, 'snapshots'].map(shellWord).join(' ')} && git commit   # review the snapshots first`);
-  return { steps, detected: { zod, jest, vitest, typescript, toolModules, ...(framework ? { framework: framework.pkg } : {}) }, next };
+  return { steps, detected: { zod, jest, vitest, typescript, toolModules, suite: suite.why, ...(framework ? { framework: framework.pkg } : {}) }, next };
 }
 
 /** The report `prompt-contract init` prints. */
 export function formatInit(result: InitResult): string {
   const lines = result.steps.map((s) => `  ${s.action.padEnd(8)} ${s.file}${s.note === undefined ? '' : `  (${s.note})`}`);
-  const found = [result.detected.zod ? 'zod: the tool is defined with defineTool' : 'no zod: the tool is a JSON Schema file', result.detected.vitest ? 'Vitest: the test uses prompt-contract/vitest' : 'Jest: the test uses prompt-contract/jest'];
+  const found = [result.detected.zod ? 'zod: the tool is defined with defineTool' : 'no zod: the tool is a JSON Schema file', result.detected.vitest ? 'Vitest: the test uses prompt-contract/vitest' : `Jest: the test uses prompt-contract/jest, ${result.detected.suite}`];
   if (result.detected.toolModules.length > 0) found.push(`possible tool modules: ${result.detected.toolModules.join(', ')}`);
   if (result.detected.framework !== undefined) found.push(`${result.detected.framework}: the prompt is a module (prompts/assistant.prompt.mjs) that shows how to read your agent`);
   return `prompt-contract init\n${lines.join('\n')}\n\nFound: ${found.join('; ')}.\n\nNext:\n${result.next.map((n) => `  ${n}`).join('\n')}\n`;

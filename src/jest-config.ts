@@ -39,7 +39,7 @@ function packageJson(rootDir: string): { type?: unknown; babel?: unknown } {
 }
 
 /** Whether the project has a Babel config: then its JavaScript tests rely on Jest's default transform, babel-jest. */
-function usesBabel(rootDir: string): boolean {
+export function usesBabel(rootDir: string): boolean {
   return babelConfigs.some((name) => existsSync(join(rootDir, name))) || packageJson(rootDir).babel !== undefined;
 }
 

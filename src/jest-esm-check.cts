@@ -6,10 +6,9 @@ function checkVmModules(): void {
   if (typeof (vm as { SourceTextModule?: unknown }).SourceTextModule === 'function') return;
   throw new Error(
     [
-      "prompt-contract: Jest must run with Node's VM modules turned on, because this package is ES modules only.",
-      'Run it as:   node --experimental-vm-modules node_modules/jest/bin/jest.js',
-      'or:          NODE_OPTIONS=--experimental-vm-modules npx jest',
-      '(put the first in package.json\'s "test" script; `npx prompt-contract init` does).',
+      "prompt-contract: this Jest config (promptContractJestConfig) is for ES module test files, which Jest runs only with Node's VM modules turned on.",
+      'Either run Jest as:   node --experimental-vm-modules node_modules/jest/bin/jest.js   (or NODE_OPTIONS=--experimental-vm-modules)',
+      "or drop this config and write the suite as CommonJS, which plain `jest` runs:   const { contractSuite } = require('prompt-contract/jest'); contractSuite();",
     ].join('\n'),
   );
 }

@@ -1,6 +1,11 @@
 import type { expect as JestExpect, describe as JestDescribe, test as JestTest, afterAll as JestAfterAll } from '@jest/globals';
+import { createRequire } from 'node:module';
+import vm from 'node:vm';
 import { pathToFileURL } from 'node:url';
-import { defineContractSuite, promptMatchers, type ContractSuiteOptions } from './suite.js';
+import { jitiRequire, type Importer } from './config/index.js';
+import { defineContractSuite, promptMatchers, type ContractSuiteOptions, type SuiteRuntime } from './suite.js';
+import { defineContractSuiteSync } from './suite-sync.js';
+import { isModuleScope } from './util/module-scope.js';
 
 export { promptMatchers };
 export type { ContractSuiteOptions };
@@ -31,20 +36,39 @@ declare global {
  * folder. It reports what `prompt-contract check` reports: an error fails a test, a warning
  * is printed. Call it at the top level of a test file: `await contractSuite()`.
  */
-export async function contractSuite(options: ContractSuiteOptions = {}): Promise<void> {
+export function contractSuite(options: ContractSuiteOptions = {}): Promise<void> {
   // Jest injects these globals into every test file; importing @jest/globals at run time would
   // tie this module to one copy of Jest.
   const g = globalThis as unknown as { expect: typeof JestExpect; describe: typeof JestDescribe; test: typeof JestTest; afterAll: typeof JestAfterAll };
-  await defineContractSuite(
-    {
-      name: 'Jest',
-      describe: g.describe,
-      test: g.test,
-      afterAll: g.afterAll,
-      expect: g.expect as unknown as { extend(m: Record<string, unknown>): void; getState(): unknown },
-      // Inside Jest, the config and the tools it imports load through Jest's own transform.
-      importer: (file) => import(pathToFileURL(file).href),
-    },
-    options,
-  );
+  const runtime: Omit<SuiteRuntime, 'importer'> = {
+    name: 'Jest',
+    describe: g.describe,
+    test: g.test,
+    afterAll: g.afterAll,
+    expect: g.expect as unknown as { extend(m: Record<string, unknown>): void; getState(): unknown },
+  };
+  if (vmModules()) {
+    // ES modules: the config and the tools it imports load through Jest's own transform.
+    return defineContractSuite({ ...runtime, importer: (file) => import(pathToFileURL(file).href) }, options);
+  }
+  // CommonJS only (Jest without Node's VM modules): the test file must define its tests before
+  // it returns, so they are planned synchronously (src/suite-sync.ts). Called as
+  // `contractSuite()`; the promise it gives is already settled, for `await contractSuite()`.
+  defineContractSuiteSync({ ...runtime, importer: commonJsImporter }, options, defineContractSuite);
+  return Promise.resolve();
 }
+
+/** Whether this process can load ES modules inside Jest (`--experimental-vm-modules`). */
+function vmModules(): boolean {
+  return typeof (vm as { SourceTextModule?: unknown }).SourceTextModule === 'function';
+}
+
+/**
+ * Inside Jest without VM modules: a CommonJS file (`.cjs`, `.js` outside a `"type": "module"`
+ * package) through Jest's own `require`, so the project's transform and mocks apply; any other
+ * (TypeScript, ES modules) as the CLI loads it, with jiti.
+ */
+const commonJsImporter: Importer = async (file) => {
+  if (file.endsWith('.cjs') || (file.endsWith('.js') && !isModuleScope(file))) return createRequire(import.meta.url)(file) as unknown;
+  return jitiRequire(file);
+};

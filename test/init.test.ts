@@ -31,7 +31,6 @@ describe('prompt-contract init', () => {
       const result = initProject(p.dir);
       const created = result.steps.filter((s) => s.action === 'created').map((s) => s.file).sort();
       expect(created).toEqual([
-        'jest.config.mjs',
         'prompt-contract.config.mjs',
         'prompts/assistant.prompt',
         'prompts/cases/assistant.yaml',
@@ -39,40 +38,49 @@ describe('prompt-contract init', () => {
         'prompts/examples/assistant.yaml',
         'prompts/partials/_tool_call.prompt',
         'prompts/tools.json',
-        'test/prompts.contract.test.mjs',
+        'test/prompts.contract.test.js',
       ]);
-      expect(JSON.parse(p.read('package.json')).scripts.test).toBe(jestTestScript);
+      // Plain Jest: no flag, and no Jest config (Jest's defaults run a CommonJS test file).
+      expect(JSON.parse(p.read('package.json')).scripts.test).toBe('jest');
+      expect(jestTestScript).toBe('jest');
       expect(result.next).toContain('npm install --save-dev jest');
-      expect(p.read('jest.config.mjs')).toContain('promptContractJestConfig()');
+      expect(p.read('test/prompts.contract.test.js')).toContain("const { contractSuite } = require('prompt-contract/jest');");
     } finally {
       p.remove();
     }
   });
 
-  test('says to commit everything it wrote, the test file and the Jest config included', () => {
+  test('says to commit everything it wrote, the test file included', () => {
     const p = project({ 'package.json': npmInitPackage });
     try {
       const { next } = initProject(p.dir);
-      expect(next).toContain('git add prompt-contract.config.mjs prompts test/prompts.contract.test.mjs jest.config.mjs package.json snapshots && git commit   # review the snapshots first');
+      expect(next).toContain('git add prompt-contract.config.mjs prompts test/prompts.contract.test.js package.json snapshots && git commit   # review the snapshots first');
     } finally {
       p.remove();
     }
   });
 
-  test('in an npm workspace, the test script runs the Jest the package resolves (hoisted to the root), not a node_modules/jest it does not have', () => {
-    const root = project({ 'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }) });
+  // Issue #28 §1 and §6: the suite is written in the module format the project's Jest runs.
+  test.each([
+    ['a CommonJS package', { name: 'agent' }, {}, 'prompts.contract.test.js', "require('prompt-contract/jest')"],
+    ['a "type": "module" package without Babel', { name: 'agent', type: 'module' }, {}, 'prompts.contract.test.cjs', "require('prompt-contract/jest')"],
+    ['a "type": "module" package whose Jest compiles with Babel', { name: 'agent', type: 'module' }, { 'babel.config.json': '{"presets":["@babel/preset-env"]}' }, 'prompts.contract.test.js', "import { contractSuite } from 'prompt-contract/jest';\n\n// One test per prompt and case (snapshot and tool-call examples), then every other contract check.\ncontractSuite();"],
+    ['a test script with VM modules on', { name: 'agent', scripts: { test: 'NODE_OPTIONS=--experimental-vm-modules jest' } }, {}, 'prompts.contract.test.mjs', 'await contractSuite();'],
+    ['ts-jest named in the Jest config', { name: 'agent', devDependencies: { 'ts-jest': '^29', typescript: '^5' } }, { 'jest.config.js': "module.exports = { preset: 'ts-jest' };\n", 'tsconfig.json': '{}' }, 'prompts.contract.test.ts', "import { contractSuite } from 'prompt-contract/jest';"],
+    ['@swc/jest in package.json#jest', { name: 'agent', devDependencies: { '@swc/jest': '*', typescript: '^5' }, jest: { transform: { '^.+\\.ts$': '@swc/jest' } } }, {}, 'prompts.contract.test.ts', 'contractSuite();'],
+    ['TypeScript with no transform for Jest', { name: 'agent', devDependencies: { typescript: '^5', 'ts-jest': '^29' } }, { 'tsconfig.json': '{}' }, 'prompts.contract.test.js', "require('prompt-contract/jest')"],
+  ])('in %s, the suite is %s', (_what, pkg, extra, file, text) => {
+    const p = project({ 'package.json': JSON.stringify(pkg), ...extra });
     try {
-      // Jest hoisted to the workspace root, as npm installs it for `npm i -D jest -w packages/agent`.
-      mkdirSync(join(root.dir, 'node_modules', 'jest', 'bin'), { recursive: true });
-      writeFileSync(join(root.dir, 'node_modules', 'jest', 'package.json'), JSON.stringify({ name: 'jest', version: '30.0.0' }));
-      writeFileSync(join(root.dir, 'node_modules', 'jest', 'bin', 'jest.js'), '');
-      const agent = join(root.dir, 'packages', 'agent');
-      mkdirSync(agent, { recursive: true });
-      writeFileSync(join(agent, 'package.json'), JSON.stringify({ name: 'agent', devDependencies: { jest: '^30.0.0' } }));
-      initProject(agent);
-      expect(JSON.parse(readFileSync(join(agent, 'package.json'), 'utf8')).scripts.test).toBe('node --experimental-vm-modules --no-warnings=ExperimentalWarning ../../node_modules/jest/bin/jest.js');
+      const result = initProject(p.dir);
+      expect(result.steps).toContainEqual({ file: `test/${file}`, action: 'created' });
+      expect(p.read(`test/${file}`)).toContain(text);
+      // A Jest config only for ES module test files under VM modules, where none exists.
+      expect(existsSync(join(p.dir, 'jest.config.mjs'))).toBe(file.endsWith('.mjs'));
+      // TypeScript without a transform for Jest is told what works, once.
+      expect(result.next.filter((n) => n.includes('docs/typescript.md')).length).toBe(_what === 'TypeScript with no transform for Jest' ? 1 : 0);
     } finally {
-      root.remove();
+      p.remove();
     }
   });
 
@@ -129,7 +137,8 @@ describe('prompt-contract init', () => {
       expect(p.read('prompts/tools.json')).toBe('[]\n');
       expect(p.read('jest.config.js')).toBe('export default {};\n');
       expect(JSON.parse(p.read('package.json')).scripts.test).toBe('vitest');
-      expect(first.next.some((n) => n.includes('--experimental-vm-modules'))).toBe(true);
+      // No flag to add: plain Jest runs the suite.
+      expect(first.next.some((n) => n.includes('--experimental-vm-modules'))).toBe(false);
 
       const config = p.read('prompt-contract.config.mjs');
       const second = initProject(p.dir);

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -104,14 +105,35 @@ function readJsonConfig(file: string): unknown {
   }
 }
 
+let jitiRequirer: ((file: string) => unknown) | undefined;
+
+/**
+ * The same, where `import()` is not to be had (Jest without VM modules): jiti's `require`,
+ * which resolves packages by their CommonJS entries, so `import ... from 'prompt-contract'` in
+ * the config gets this package's CommonJS build, as the test file does.
+ */
+export function jitiRequire(file: string): unknown {
+  if (!jitiRequirer) {
+    const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti');
+    jitiRequirer = createJiti(import.meta.url, { fsCache: true, moduleCache: true, tryNative: false });
+  }
+  return jitiRequirer(file);
+}
+
 /** jiti is loaded lazily: plain `.json` and `.mjs` configs never pay for it. */
 export async function defaultImporter(file: string): Promise<unknown> {
   if (/\.(c|m)?js$|\.json$/.test(file)) {
     if (file.endsWith('.json')) return readJsonConfig(file);
     return import(pathToFileURL(file).href);
   }
+  return jitiImport(file);
+}
+
+/** A TypeScript or ES module file loaded with jiti (compiled to CommonJS on the fly, cached on disk), as the CLI loads it. */
+export async function jitiImport(file: string): Promise<unknown> {
   if (!jitiImporter) {
-    const { createJiti } = await import('jiti');
+    // Required, not imported: Jest without VM modules cannot `import()`, and jiti ships CommonJS.
+    const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti');
     const jiti = createJiti(import.meta.url, { fsCache: true, moduleCache: true });
     jitiImporter = (f) => jiti.import(f);
   }

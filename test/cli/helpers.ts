@@ -26,7 +26,7 @@ export function cli(args: string[], options: { cwd?: string; input?: string; env
 }
 
 /** Runs `command` without blocking: several can run at once, one per core. */
-function spawnAsync(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function spawnAsync(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -1,0 +1,54 @@
+// Builds dist/prompt-contract.cjs: one CommonJS file holding the public API, the Jest entry and
+// the Jest config helper, with the ES-module-only dependencies (unified, remark, micromark, ...)
+// bundled in. Jest without `--experimental-vm-modules` can only `require`, so `require`
+// (and the Jest entry, in both module systems) lands here. Run after tsc (`npm run build`).
+//
+// Each module of ours reads `import.meta.url` to find files beside it (worker scripts,
+// package.json, docs); in one bundled file that would be empty, so it becomes the address of
+// the same module's ES build in dist/, which sits beside this file.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const outfile = `${dist}prompt-contract.cjs`;
+
+/** Packages loaded only when a config needs them (optional peers), and jiti, loaded lazily: never bundled. */
+const external = ['better-sqlite3', 'pg', 'typescript', 'ts-json-schema-generator', 'jiti', 'vitest', '@jest/globals', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@huggingface/tokenizers', 'gpt-tokenizer', 'gpt-tokenizer/*'];
+
+const importMetaUrl = {
+  name: 'import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta')) return undefined;
+      const own = args.path.startsWith(dist) && !args.path.includes(`${sep}node_modules${sep}`);
+      const url = own ? `__pcModuleUrl(${JSON.stringify(relative(dist, args.path).split(sep).join('/'))})` : '__pcBundleUrl';
+      return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+    });
+  },
+};
+
+const result = await build({
+  entryPoints: [`${dist}cjs-entry.js`],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outfile,
+  external,
+  plugins: [importMetaUrl],
+  banner: {
+    js: [
+      '"use strict";',
+      'const __pcBundleUrl = require("node:url").pathToFileURL(__filename).href;',
+      'const __pcModuleUrl = (path) => require("node:url").pathToFileURL(require("node:path").join(__dirname, path)).href;',
+    ].join('\n'),
+  },
+  logLevel: 'warning',
+  legalComments: 'none',
+  metafile: true,
+});
+const leftover = result.warnings.filter((w) => w.text.includes('import.meta'));
+if (leftover.length > 0) throw new Error(`import.meta left in the CommonJS bundle: ${leftover.map((w) => w.location?.file).join(', ')}`);
