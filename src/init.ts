@@ -341,7 +341,7 @@ function scaffold(options: { zod: boolean; vitest: boolean; testDir: string; sui
     'prompt-contract.config.mjs',
     `import { defineConfig } from 'prompt-contract';
 ${toolsLine}
-// Every key is described in prompt-contract's README, section "Config".
+// Every key is described in prompt-contract's docs/config.md.
 export default defineConfig({
   prompts: 'prompts',
 ${found}  tools: ${options.zod ? 'tools' : "'prompts/tools.json'"},

@@ -76,7 +76,7 @@ export function findConfigFile(cwd: string, explicit?: string): string {
     const file = resolve(cwd, name);
     if (existsSync(file)) return file;
   }
-  throw new InputError('config/missing', `Cannot find a config file in ${cwd}, expected one of ${configFileNames.join(', ')} (see the README for a minimal config)`);
+  throw new InputError('config/missing', `Cannot find a config file in ${cwd}, expected one of ${configFileNames.join(', ')} (see prompt-contract's docs/config.md for a minimal config)`);
 }
 
 /** How a module is imported: jiti in the CLI (TypeScript without a build), Jest's own loader inside Jest. */

@@ -48,7 +48,7 @@ export type PersistedSource =
        * server), replication slots, statistics resets, signals to other sessions. Without this
        * flag such a source is refused before its query runs, with the REVOKE that takes a
        * function out of reach. Only `true` counts. Meant for a throwaway database; for anything
-       * else, log in as a role that can only read (see the README's recipe).
+       * else, log in as a role that can only read (see the recipe in docs/safety.md).
        */
       dangerouslyAllowPrivilegedRole?: boolean;
     } & RowHints &
