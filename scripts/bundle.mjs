@@ -39,6 +39,11 @@ const result = await build({
   outfile,
   external,
   plugins: [importMetaUrl],
+  // Jest without VM modules has no `import()`: every one (Node's own modules, optional
+  // packages) becomes a `require`.
+  supported: { 'dynamic-import': false },
+  // The Jest entry takes its CommonJS path whatever flags Node runs with.
+  define: { __PROMPT_CONTRACT_CJS__: 'true' },
   banner: {
     js: [
       '"use strict";',
@@ -50,5 +55,8 @@ const result = await build({
   legalComments: 'none',
   metafile: true,
 });
+const bundled = await readFile(outfile, 'utf8');
+const dynamicImport = bundled.split('\n').findIndex((line) => !/^\s*(\/\/|\*)/.test(line) && /(?<![.\w$])import\(/.test(line));
+if (dynamicImport !== -1) throw new Error(`import() left in the CommonJS bundle, line ${dynamicImport + 1}`);
 const leftover = result.warnings.filter((w) => w.text.includes('import.meta'));
 if (leftover.length > 0) throw new Error(`import.meta left in the CommonJS bundle: ${leftover.map((w) => w.location?.file).join(', ')}`);

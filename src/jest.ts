@@ -47,7 +47,7 @@ export function contractSuite(options: ContractSuiteOptions = {}): Promise<void>
     afterAll: g.afterAll,
     expect: g.expect as unknown as { extend(m: Record<string, unknown>): void; getState(): unknown },
   };
-  if (vmModules()) {
+  if (!commonJsBuild && vmModules()) {
     // ES modules: the config and the tools it imports load through Jest's own transform.
     return defineContractSuite({ ...runtime, importer: (file) => import(pathToFileURL(file).href) }, options);
   }
@@ -57,6 +57,10 @@ export function contractSuite(options: ContractSuiteOptions = {}): Promise<void>
   defineContractSuiteSync({ ...runtime, importer: commonJsImporter }, options, defineContractSuite);
   return Promise.resolve();
 }
+
+declare const __PROMPT_CONTRACT_CJS__: boolean | undefined;
+/** Whether this is the CommonJS build (scripts/bundle.mjs defines the name), which a test file `require`d. */
+const commonJsBuild = typeof __PROMPT_CONTRACT_CJS__ !== 'undefined' && __PROMPT_CONTRACT_CJS__;
 
 /** Whether this process can load ES modules inside Jest (`--experimental-vm-modules`). */
 function vmModules(): boolean {

@@ -38,8 +38,10 @@ interface BlockRun {
   skipped: string[];
 }
 
-const shell = (command: string, cwd: string): Ran => {
-  const result = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd, encoding: 'utf8', input: '', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+const shell = (command: string, cwd: string, binFolder?: string): Ran => {
+  // npm runs a script with the package's node_modules/.bin first on the PATH.
+  const path = binFolder === undefined ? process.env.PATH : `${binFolder}:${process.env.PATH ?? ''}`;
+  const result = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd, encoding: 'utf8', input: '', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PATH: path, NO_COLOR: '1', FORCE_COLOR: '0' } });
   return { command, code: result.status ?? -1, output: `${result.stdout}\n${result.stderr}`.trim() };
 };
 
@@ -102,7 +104,7 @@ function runStep(step: string, dir: string): Ran {
       return { ...listed, command: step, code: listed.code === 0 && listed.output.includes('readme-commands.test.ts') ? 0 : 1 };
     }
   }
-  return { ...shell(`${command}${extra}`, dir), command: step };
+  return { ...shell(`${command}${extra}`, dir, join(dir, 'node_modules', '.bin')), command: step };
 }
 
 /**
@@ -114,6 +116,9 @@ function installed(dir: string): void {
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   symlinkSync(repo, join(dir, 'node_modules', 'prompt-contract'));
   for (const name of ['jest', 'ts-jest', 'typescript']) symlinkSync(join(repo, 'node_modules', name), join(dir, 'node_modules', name));
+  // npm links each installed package's bin here; `npm test` runs `jest` from it.
+  mkdirSync(join(dir, 'node_modules', '.bin'));
+  symlinkSync(join('..', 'jest', 'bin', 'jest.js'), join(dir, 'node_modules', '.bin', 'jest'));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, esModuleInterop: true, skipLibCheck: true } }));
 }
 

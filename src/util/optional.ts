@@ -32,10 +32,15 @@ export function missingPackage(name: OptionalPackage, what: string, cause?: unkn
   return new InputError('config/missing-dependency', `${what} ${optionalPackages[name]}, which needs ${packages}, not installed: ${install}`, {}, cause === undefined ? undefined : { cause });
 }
 
-/** `import(name)`, or an InputError naming what needs it and how to install it. */
+/**
+ * The package as `import(name)` gives it (its exports, and the whole as `default`), or an
+ * InputError naming what needs it and how to install it. Each optional package ships
+ * CommonJS, so it is required: Jest without VM modules has no `import()`.
+ */
 export async function importOptional<T>(name: OptionalPackage, what: string): Promise<T> {
   try {
-    return (await import(name)) as T;
+    const mod = createRequire(import.meta.url)(name) as object;
+    return { ...mod, default: mod } as T;
   } catch (error) {
     if (isMissing(error, name)) throw missingPackage(name, what, error);
     throw error;
