@@ -60,7 +60,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('check')
     .description('render every prompt and case, then run every contract check the config enables')
-    .option('--config <file>', 'config file (default: prompt-contract.config.{ts,mts,mjs,js,json})')
+    .option('--config <file>', 'config file (default: prompt-contract.config.{ts,mts,cts,mjs,cjs,js,json})')
     .addOption(formatOption())
     .addOption(failOnOption())
     .option('--against <ref>', 'compare tools against this git ref instead of the committed baseline')

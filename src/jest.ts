@@ -2,7 +2,7 @@ import type { expect as JestExpect, describe as JestDescribe, test as JestTest, 
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { pathToFileURL } from 'node:url';
-import { jitiRequire, type Importer } from './config/index.js';
+import { jitiImport, jitiRequire, type Importer } from './config/index.js';
 import { defineContractSuite, promptMatchers, type ContractSuiteOptions, type SuiteRuntime } from './suite.js';
 import { defineContractSuiteSync } from './suite-sync.js';
 import { isModuleScope } from './util/module-scope.js';
@@ -49,7 +49,7 @@ export function contractSuite(options: ContractSuiteOptions = {}): Promise<void>
   };
   if (!commonJsBuild && vmModules()) {
     // ES modules: the config and the tools it imports load through Jest's own transform.
-    return defineContractSuite({ ...runtime, importer: (file) => import(pathToFileURL(file).href) }, options);
+    return defineContractSuite({ ...runtime, importer: esModuleImporter }, options);
   }
   // CommonJS only (Jest without Node's VM modules): the test file must define its tests before
   // it returns, so they are planned synchronously (src/suite-sync.ts). Called as
@@ -66,6 +66,23 @@ const commonJsBuild = typeof __PROMPT_CONTRACT_CJS__ !== 'undefined' && __PROMPT
 function vmModules(): boolean {
   return typeof (vm as { SourceTextModule?: unknown }).SourceTextModule === 'function';
 }
+
+/**
+ * Inside Jest with VM modules: through Jest's own loader, so the project's transform applies.
+ * TypeScript that Jest has no transform for (a `.cts` config under an ES module setup, a `.ts`
+ * one in a project without ts-jest) fails to parse there, before any of it runs: it is then
+ * loaded as the CLI loads it, with jiti.
+ */
+const esModuleImporter: Importer = async (file) => {
+  const typescript = /\.[cm]?tsx?$/.test(file);
+  if (file.endsWith('.cts')) return jitiImport(file);
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    if (typescript && (error as { name?: unknown }).name === 'SyntaxError') return jitiImport(file);
+    throw error;
+  }
+};
 
 /**
  * Inside Jest without VM modules: a CommonJS file (`.cjs`, `.js` outside a `"type": "module"`

@@ -63,7 +63,7 @@ export function defineConfig(config: PromptContractConfig): PromptContractConfig
   return config;
 }
 
-export const configFileNames = ['prompt-contract.config.ts', 'prompt-contract.config.mts', 'prompt-contract.config.mjs', 'prompt-contract.config.js', 'prompt-contract.config.json'];
+export const configFileNames = ['prompt-contract.config.ts', 'prompt-contract.config.mts', 'prompt-contract.config.cts', 'prompt-contract.config.mjs', 'prompt-contract.config.cjs', 'prompt-contract.config.js', 'prompt-contract.config.json'];
 
 /** The config file in `cwd`, or an InputError that says which names were looked for. */
 export function findConfigFile(cwd: string, explicit?: string): string {

@@ -106,7 +106,7 @@ export function walkFolder(dir: string, options: WalkOptions): WalkEntry[] {
 }
 
 /** Names a config file of prompt-contract may have (see `configFileNames` in src/config). */
-const configFile = /^prompt-contract\.config\.(?:ts|mts|mjs|js|json)$/;
+const configFile = /^prompt-contract\.config\.(?:ts|mts|cts|mjs|cjs|js|json)$/;
 
 /**
  * The project a folder belongs to, when the caller does not say: the nearest folder at or
