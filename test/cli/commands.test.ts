@@ -132,12 +132,12 @@ describe('report formats', () => {
   });
 
   test('warnings pass by default and fail with --fail-on warning', async () => {
-    // sequentialthinking's long description is only a warning for `openai`.
-    const file = join(acceptance, 'mcp-servers/schemas/sequentialthinking.json');
-    const byDefault = await cliInProcess(['lint', file, '--provider', 'openai', '--format', 'json']);
+    // A name over 64 characters is only a warning for `anthropic` (its older limit; the current one is 128).
+    const file = promptFile('long-name.json', JSON.stringify({ name: `get_${'w'.repeat(70)}`, description: 'The weather now.', input_schema: { type: 'object', properties: {} } }));
+    const byDefault = await cliInProcess(['lint', file, '--provider', 'anthropic', '--format', 'json']);
     expect(report(byDefault).summary).toEqual({ errors: 0, warnings: 1, infos: 0 });
     expect(byDefault.code).toBe(0);
-    expect((await cliInProcess(['lint', file, '--provider', 'openai', '--fail-on', 'warning'])).code).toBe(1);
+    expect((await cliInProcess(['lint', file, '--provider', 'anthropic', '--fail-on', 'warning'])).code).toBe(1);
   });
 
   test('pretty output says so when there is nothing to report', async () => {
@@ -220,11 +220,11 @@ describe('diff and lint', () => {
 
   test('--provider takes one name a flag, or names with commas, so the tools files after it stay files', async () => {
     const file = join(mcp, 'sequentialthinking.json');
-    const repeated = await cliInProcess(['lint', '--provider', 'openai', '--provider', 'gemini', file, '--format', 'json']);
-    const commas = await cliInProcess(['lint', '--provider', 'openai,gemini', file, '--format', 'json']);
+    const repeated = await cliInProcess(['lint', '--provider', 'anthropic-strict', '--provider', 'gemini', file, '--format', 'json']);
+    const commas = await cliInProcess(['lint', '--provider', 'anthropic-strict,gemini', file, '--format', 'json']);
     expect(repeated.code).toBe(1);
     expect(JSON.parse(commas.stdout)).toEqual(JSON.parse(repeated.stdout));
-    expect(new Set(JSON.parse(repeated.stdout).diagnostics.map((d: { provider: string }) => d.provider))).toEqual(new Set(['openai', 'gemini']));
+    expect(new Set(JSON.parse(repeated.stdout).diagnostics.map((d: { provider: string }) => d.provider))).toEqual(new Set(['anthropic-strict', 'gemini']));
     // The old habit of listing names after one flag: the second name lands among the files, and is named as a provider.
     const listed = await cliInProcess(['lint', file, '--provider', 'openai', 'gemini']);
     expect(listed.code).toBe(2);
@@ -240,8 +240,9 @@ describe('diff and lint', () => {
 
   test("lint without --provider uses the config's providers, for its tools or for tools files; with no config it says what is missing", async () => {
     // The demo's config names anthropic and openai: the same findings as naming them.
-    const named = await cliInProcess(['lint', join(mcp, 'sequentialthinking.json'), '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);
-    const configured = await cliInProcess(['lint', join(mcp, 'sequentialthinking.json'), '--format', 'json']);
+    const dotted = promptFile('dotted.json', JSON.stringify({ name: 'files.read', description: 'Read a file.', input_schema: { type: 'object', properties: {} } }));
+    const named = await cliInProcess(['lint', dotted, '--provider', 'anthropic', '--provider', 'openai', '--format', 'json']);
+    const configured = await cliInProcess(['lint', dotted, '--format', 'json']);
     expect(JSON.parse(configured.stdout)).toEqual(JSON.parse(named.stdout));
     expect(JSON.parse(configured.stdout).diagnostics.length).toBeGreaterThan(0);
     expect((await cliInProcess(['lint', '--format', 'json'])).code).toBe(0);

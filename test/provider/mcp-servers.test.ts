@@ -54,11 +54,9 @@ describe('the 13 reference MCP servers', () => {
     ]);
   });
 
-  test("sequentialthinking's 2781-character description is the corpus's only `openai` finding", () => {
-    const all = [...servers.values()].flatMap((tools) => lintTools(tools, 'openai'));
-    expect(all.map((d) => [d.ruleId, d.severity, d.tool, d.actual])).toEqual([
-      ['provider/description-too-long', 'warning', 'sequentialthinking', 2781],
-    ]);
+  test("the corpus has no `openai` finding: sequentialthinking's 2781-character description is no finding, no limit being documented", () => {
+    expect((servers.get('sequentialthinking') ?? []).find((t) => t.name === 'sequentialthinking')?.description?.length).toBe(2781);
+    expect([...servers.values()].flatMap((tools) => lintTools(tools, 'openai'))).toEqual([]);
   });
 
   test("github: 26 tools exceed anthropic-strict's 20, and its numeric bounds are strict errors there only", () => {

@@ -451,14 +451,6 @@ const cases: Case[] = [
     schemaPath: '/properties/point/items',
   },
   {
-    title: 'a description over 1024 characters (not in the docs: warning)',
-    rule: 'description-too-long',
-    providers: ['openai', 'openai-strict'],
-    bad: [tool(closed({}), { description: 'x'.repeat(1025) })],
-    good: [tool(closed({}), { description: 'x'.repeat(1024) })],
-    severity: 'warning',
-  },
-  {
     title: 'a BFCL-style `"type": "dict"` (not JSON Schema)',
     rule: 'invalid-schema',
     providers: [...providerNames],
@@ -519,7 +511,7 @@ describe.each(cases)('provider/$rule: $title', (c) => {
 
 describe('lintTools', () => {
   test('says what is wrong, where, for whom, and how to fix it, in one grammar', () => {
-    const [d] = lintTools([tool(closed({ amount_cents: { type: 'integer', minimum: 0 } }), { origin: { shape: 'anthropic', file: 'tools.json' } })], 'anthropic-strict');
+    const [d] = lintTools([tool(closed({ amount_cents: { type: 'integer', minimum: 0 } }), { strict: true, origin: { shape: 'anthropic', file: 'tools.json' } })], 'anthropic-strict');
     expect(d).toEqual({
       ruleId: 'provider/unsupported-keyword',
       severity: 'error',
@@ -530,7 +522,7 @@ describe('lintTools', () => {
       actual: 0,
       url: profiles['anthropic-strict'].rejectedKeywords[0]?.source,
       message:
-        'Unexpected keyword `minimum` at `/properties/amount_cents` for `anthropic-strict`, which rejects numeric bounds; move the bound into the description and check it in the handler',
+        'Unexpected keyword `minimum` at `/properties/amount_cents` for `anthropic-strict` (`get_weather` sets `strict: true`), which rejects numeric bounds; move the bound into the description and check it in the handler',
       fix: 'Move the bound into the description and check it in the handler',
     });
   });

@@ -60,6 +60,7 @@ describe('tools read from a JSON file know their lines', () => {
       "type": "function",
       "function": {
         "name": "cancel_order",
+        "strict": true,
         "parameters": { "type": "object", "properties": { "reason": { "type": "string" } } }
       }
     }

@@ -13,6 +13,7 @@ export type {
   ProviderName,
   ProviderProfile,
   Rejection,
+  StrictFlag,
   SupportedKeywordsFact,
 } from './profiles.js';
 export { providerRules } from './rules.js';

@@ -39,39 +39,100 @@ const featureNames: Record<PatternFeature, string> = {
 const booleanFlagKeywords = new Set(['additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems']);
 
 /** Rules about a tool's wording: they point at its description (descriptions.yaml when it has an entry there). */
-const wordingRules = new Set<ProviderRuleName>(['missing-description', 'description-empty', 'description-too-long']);
+const wordingRules = new Set<ProviderRuleName>(['missing-description', 'description-empty']);
+
+/** Which facts one tool is held to, and why, when the profile has a `strict` flag. */
+interface Strictness {
+  strict: boolean;
+  /** Set when the tool's own flag made it strict: the clause findings of strict-only rules carry. */
+  why?: string;
+}
+
+/**
+ * Decides a tool's strictness for a profile with a `strict` flag (see `StrictFlag`): its own
+ * flag in a shape that carries this provider's flag, the API's default (not strict) for a tool
+ * in that shape that says nothing, and the profile's choice for everything else.
+ */
+function strictness(tool: ToolSpec, profile: ProviderProfile): Strictness | undefined {
+  const flag = profile.strictFlag;
+  if (flag === undefined) return undefined;
+  const shape = tool.origin.shape;
+  if (tool.strict !== undefined && !flag.foreignShapes.includes(shape)) {
+    return tool.strict ? { strict: true, why: `\`${tool.name}\` sets \`strict: true\`` } : { strict: false };
+  }
+  if (flag.ownShapes.includes(shape)) return { strict: false };
+  return { strict: flag.unflagged };
+}
+
+/** Every fact object a profile holds: a finding from a fact outside the plain profile's is a strict-only rule. */
+function factsOf(profile: ProviderProfile): Set<unknown> {
+  const found = new Set<unknown>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (isRecord(value) && !(value instanceof RegExp)) {
+      if ('reason' in value) found.add(value);
+      else Object.values(value).forEach(walk);
+    }
+  };
+  walk(Object.values(profile));
+  return found;
+}
 
 /**
  * Lints tool definitions against one provider's profile. Checks are driven by the profile's
- * facts (profiles.ts); a provider without a fact for a check is not checked for it. Returns
+ * facts (profiles.ts); a provider without a fact for a check is not checked for it. For the
+ * OpenAI and Anthropic profiles each tool's own `strict` flag picks the strict or the plain
+ * facts (see `strictness`); findings keep the profile asked for as their `provider`. Returns
  * diagnostics in tool order, request-wide limits last; never throws for bad content.
  */
 export function lintTools(tools: readonly ToolSpec[], provider: ProviderName): Diagnostic[] {
   const profile = profiles[provider];
+  const flag = profile.strictFlag;
+  const plainFacts = flag === undefined ? new Set<unknown>() : factsOf(profiles[flag.plain]);
   const out: Diagnostic[] = [];
   const emitFor =
-    (tool: ToolSpec | undefined): Emit =>
+    (tool: ToolSpec | undefined, why?: string): Emit =>
     (rule, fact, detail) => {
       const meta = providerRules[rule];
       // The line a person edits: the description, the schema node, or the tool's name.
       const where = tool === undefined ? {} : wordingRules.has(rule) ? descriptionPlace(tool) : toolPlace(tool, detail.schemaPath);
       const place = tool === undefined ? {} : { tool: tool.name, ...where };
-      out.push(report(meta, { severity: fact.severity ?? meta.severity, provider, ...place, ...detail, url: fact.source ?? meta.url }));
+      // A strict-only rule says which flag made it apply: "for `openai` (`read_file` sets `strict: true`), which ...".
+      const named = `for \`${provider}\``;
+      const message = why !== undefined && !plainFacts.has(fact) ? detail.message.replace(named, `${named} (${why})`) : detail.message;
+      out.push(report(meta, { severity: fact.severity ?? meta.severity, provider, ...place, ...detail, message, url: fact.source ?? meta.url }));
     };
+  const strictTools: ToolSpec[] = [];
   for (const tool of tools) {
     // The provider defines it: nothing of ours to lint (it still counts toward the request's limits below).
     if (tool.provided) continue;
     // Tools read through normalizeTools are bounded already; this guards tools built by hand.
     const deep = tooDeepAt(tool.inputSchema);
     if (deep !== undefined) throw new InputError('config/tool-shape', `The input schema of tool \`${tool.name}\` ${tooDeepMessage(deep)}`, { file: tool.origin.file });
+    const mode = strictness(tool, profile);
+    if (mode?.strict) strictTools.push(tool);
+    // The strict or plain facts, under the name asked for: messages say "for `openai`".
+    const facts = flag === undefined || mode === undefined ? profile : { ...profiles[mode.strict ? flag.strict : flag.plain], name: provider };
     try {
-      lintTool(tool, profile, emitFor(tool));
+      lintTool(tool, facts, emitFor(tool, mode?.why));
     } catch (error) {
       if (!isStackOverflow(error)) throw error;
       throw new InputError('config/tool-shape', `Cannot lint tool \`${tool.name}\` for \`${provider}\`: its schema nests too deeply to walk; expected a schema of at most a few hundred levels`, { file: tool.origin.file });
     }
   }
-  for (const limit of profile.limits) requestLimit(tools, limit, profile, emitFor(undefined));
+  if (flag === undefined) {
+    for (const limit of profile.limits) requestLimit(tools, limit, profile, emitFor(undefined));
+    return out;
+  }
+  // Limits of strict mode count the strict tools only ("20 strict tools a request"); the others count every tool.
+  const plain = profiles[flag.plain];
+  const named = (p: ProviderProfile): ProviderProfile => ({ ...p, name: provider });
+  for (const limit of plain.limits) requestLimit(tools, limit, named(plain), emitFor(undefined));
+  const flagged = strictTools.filter((t) => t.strict === true && !flag.foreignShapes.includes(t.origin.shape)).length;
+  const why = flag.unflagged ? undefined : `${flagged} ${flagged === 1 ? 'tool sets' : 'tools set'} \`strict: true\``;
+  for (const limit of profiles[flag.strict].limits) {
+    if (!plain.limits.includes(limit)) requestLimit(strictTools, limit, named(profiles[flag.strict]), emitFor(undefined, why));
+  }
   return out;
 }
 
@@ -157,15 +218,6 @@ function describe(tool: ToolSpec, profile: ProviderProfile, emit: Emit): void {
         message: `Missing description on tool \`${tool.name}\`: ${p} ${profile.descriptionRecommended.reason}; say what the tool does and when to use it`,
       });
     }
-    return;
-  }
-  const max = profile.descriptionMaxLength;
-  if (max && text.length > max.max) {
-    emit('description-too-long', max, {
-      message: `Unexpected description of ${text.length} characters on tool \`${tool.name}\` for ${p}, which ${max.reason}; shorten it and move detail into parameter descriptions`,
-      expected: max.max,
-      actual: text.length,
-    });
   }
 }
 

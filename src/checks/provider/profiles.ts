@@ -1,4 +1,5 @@
 import type { Severity } from '../../report/diagnostic.js';
+import type { ToolShape } from '../../tools/types.js';
 
 /** The provider profiles `lintTools` knows, as named on the CLI (`lint --provider NAME`). */
 export const providerNames = [
@@ -24,11 +25,13 @@ export const sources = {
   anthropicToolParam:
     'https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/tool_param.py',
   anthropicStrict: 'https://platform.claude.com/docs/build-with-claude/structured-outputs#json-schema-limitations',
+  anthropicStrictToolUse: 'https://platform.claude.com/docs/agents-and-tools/tool-use/strict-tool-use',
   anthropicTransform:
     'https://github.com/anthropics/anthropic-sdk-typescript/blob/main/src/lib/transform-json-schema.ts',
   openaiFunctionDefinition:
     'https://github.com/openai/openai-python/blob/main/src/openai/types/shared_params/function_definition.py',
   openaiFunctionCalling: 'https://platform.openai.com/docs/guides/function-calling',
+  openaiStrictMode: 'https://developers.openai.com/api/docs/guides/function-calling#strict-mode',
   openaiStructuredOutputs: 'https://platform.openai.com/docs/guides/structured-outputs#supported-schemas',
   openaiTransform: 'https://github.com/openai/openai-node/blob/master/src/lib/transform.ts',
   geminiTypes: 'https://github.com/googleapis/js-genai/blob/main/src/types.ts',
@@ -117,8 +120,35 @@ export interface LimitFact extends Fact {
   threshold?: number;
 }
 
+/**
+ * How a tool's own `strict` flag picks the facts it is held to, for a provider whose API has
+ * one (OpenAI `strict` on a function, Anthropic `strict` on a tool). The flag belongs to the
+ * wire shape it is written in: a tool in the provider's own shape is strict exactly when it
+ * says `strict: true` (absent, the API's default applies: not strict, or for OpenAI
+ * Responses a best-effort normalization that falls back instead of rejecting). A flag written
+ * in the other provider's shape is not carried over (converters drop it), and a shape with no
+ * flag of its own (MCP, zod, a plain schema) says nothing unless it carries one: for both,
+ * `unflagged` decides.
+ */
+export interface StrictFlag {
+  /** The profile whose facts a strict tool is held to. */
+  strict: ProviderName;
+  /** The profile whose facts any other tool is held to. */
+  plain: ProviderName;
+  /** The shapes whose `strict` is this provider's own flag. */
+  ownShapes: readonly ToolShape[];
+  /** The shapes whose `strict` is another provider's flag, not read here. */
+  foreignShapes: readonly ToolShape[];
+  /** Whether a tool the flag does not decide for is taken as strict (the `-strict` profiles) or not. */
+  unflagged: boolean;
+  /** Where the flag and its default are documented. */
+  source: string;
+}
+
 export interface ProviderProfile {
   name: ProviderName;
+  /** Set for the OpenAI and Anthropic profiles: each tool's own `strict` flag picks strict or plain facts. */
+  strictFlag?: StrictFlag;
   /**
    * The schema must be valid JSON Schema (it compiles with the Ajv that validation uses).
    * `draft`: the provider reads every schema as this draft, whatever its `$schema` declares.
@@ -126,7 +156,6 @@ export interface ProviderProfile {
   validSchema: Fact & { draft?: '2020-12' };
   toolNames: readonly NameFact[];
   propertyNames: readonly PropertyNameFact[];
-  descriptionMaxLength?: Fact & { max: number };
   descriptionNonEmpty?: Fact;
   descriptionRecommended?: Fact;
   /** An allow-list: any other keyword is reported, at the fact's severity. */
@@ -160,6 +189,16 @@ const seenInErrors = (error: string): string => `not in the docs; the API answer
 const describeTools: Fact = {
   source: sources.anthropicDefineTools,
   reason: 'picks tools by their descriptions',
+};
+
+// Anthropic's `strict` on a tool turns on strict tool use; without it a tool is not strict.
+const anthropicFlag: StrictFlag = {
+  strict: 'anthropic-strict',
+  plain: 'anthropic',
+  ownShapes: ['anthropic'],
+  foreignShapes: ['openai-chat', 'openai-responses'],
+  unflagged: false,
+  source: sources.anthropicStrictToolUse,
 };
 
 const anthropic: ProviderProfile = {
@@ -208,6 +247,7 @@ const anthropic: ProviderProfile = {
     reason: `rejects \`oneOf\`, \`anyOf\` and \`allOf\` at the top level (${seenInErrors('"input_schema does not support oneOf, allOf, or anyOf at the top level"')})`,
     ...seen('anthropics/claude-code#5973', 'tools.21.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level'),
   },
+  strictFlag: anthropicFlag,
   limits: [],
 };
 
@@ -216,6 +256,7 @@ const numericFix = 'move the bound into the description and check it in the hand
 const anthropicStrict: ProviderProfile = {
   ...anthropic,
   name: 'anthropic-strict',
+  strictFlag: { ...anthropicFlag, unflagged: true },
   supportedKeywords: {
     keywords: [
       'type', 'enum', 'const', 'default', 'anyOf', 'allOf', '$ref', '$defs', 'definitions', 'required',
@@ -278,8 +319,21 @@ const anthropicStrict: ProviderProfile = {
   ],
 };
 
+// OpenAI's `strict` on a function: Chat Completions defaults to non-strict; Responses, without
+// the flag, normalizes the schema into strict mode where it can and falls back where it cannot
+// (never a 400), so only `strict: true` brings the strict rules.
+const openaiFlag: StrictFlag = {
+  strict: 'openai-strict',
+  plain: 'openai',
+  ownShapes: ['openai-chat', 'openai-responses'],
+  foreignShapes: ['anthropic'],
+  unflagged: false,
+  source: sources.openaiStrictMode,
+};
+
 const openai: ProviderProfile = {
   name: 'openai',
+  strictFlag: openaiFlag,
   toolNames: [
     {
       pattern: /^[a-zA-Z0-9_-]{1,64}$/,
@@ -296,13 +350,6 @@ const openai: ProviderProfile = {
       issue: 'FoundationAgents/OpenManus#1162',
       error: "Invalid schema for function 'mcp_home_zz_conda_envs_open_manus_bin_python_str_replace_editor': [] is not of type 'object', 'boolean'.",
     },
-  },
-  descriptionMaxLength: {
-    max: 1024,
-    // The 400 is well attested (code `string_above_max_length`); kept a warning while the docs do not state the limit.
-    reason: `accepts descriptions of at most 1024 characters (${seenInErrors('`string_above_max_length`')})`,
-    severity: 'warning',
-    ...seen('getsentry/sentry-mcp#106', "Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024, but got a string with length 1103 instead."),
   },
   descriptionRecommended: { source: sources.openaiFunctionCalling, reason: 'picks tools by their descriptions' },
   rejectedKeywords: [],
@@ -331,6 +378,7 @@ const strictFix = 'rewrite it with `anyOf` or move the rule into the description
 const openaiStrict: ProviderProfile = {
   ...openai,
   name: 'openai-strict',
+  strictFlag: { ...openaiFlag, unflagged: true },
   rejectedKeywords: [
     {
       keywords: ['allOf', 'not', 'dependentRequired', 'dependentSchemas', 'if', 'then', 'else'],

@@ -106,11 +106,6 @@ export const providerRules = defineRules('provider', {
     description: 'An array schema without `items`.',
     fix: 'Add `items` (`{}` if anything goes)',
   },
-  'description-too-long': {
-    severity: 'warning',
-    description: "A tool description longer than the provider's limit.",
-    fix: "Keep the description to what the tool does and when to use it; move parameter detail into each property's `description`",
-  },
   'description-empty': {
     severity: 'error',
     description: 'A tool description that is present but empty, where the provider requires at least one character.',
