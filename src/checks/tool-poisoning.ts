@@ -26,8 +26,10 @@ interface Sign {
   offset: number;
   /** What was found, in words, for the message. */
   what: string;
-  /** The sentence that shows it (for the invisible characters, what they hide). */
+  /** The sentence that shows it. */
   quote?: string;
+  /** What invisible tag characters spell. */
+  spells?: string;
 }
 
 /** One description: the tool's (`key` ''), or a parameter's (`key` its schema pointer). */
@@ -49,7 +51,7 @@ export function checkToolPoisoning(tools: readonly ToolSpec[]): Diagnostic[] {
       for (const sign of signs) {
         const at = lines.at(sign.offset);
         const where = `${subject}${text.includes('\n') ? ` (line ${at.line} of it)` : ''}`;
-        const quote = sign.quote === undefined ? '' : `: "${sign.quote}"`;
+        const quote = sign.spells !== undefined ? `, which spell "${sign.spells}"` : sign.quote === undefined ? '' : `: "${sign.quote}"`;
         out.push(report(toolsRules[sign.rule], { message: `Unexpected ${sign.what} in ${where}${quote}; expected a description of what the tool does and takes`, tool: tool.name, ...(key === '' ? {} : { instancePath: key }), ...textPlace(tool, key, at) }));
       }
     }
@@ -93,7 +95,7 @@ function invisibleSigns(text: string): Sign[] {
     const chars = tags.flatMap((m) => [...m[0]]);
     // Tag characters U+E0020-E007E mirror printable ASCII: show what they spell.
     const spelled = chars.map((c) => c.codePointAt(0)! - 0xe0000).filter((n) => n >= 0x20 && n <= 0x7e).map((n) => String.fromCharCode(n)).join('');
-    out.push({ rule: 'invisible-unicode', offset: tags[0]!.index, what: `${chars.length} invisible Unicode tag character${chars.length === 1 ? '' : 's'} (U+E0000-E007F)${spelled === '' ? '' : ' that spell'}`, ...(spelled === '' ? {} : { quote: clip(spelled) }) });
+    out.push({ rule: 'invisible-unicode', offset: tags[0]!.index, what: `${chars.length} invisible Unicode tag character${chars.length === 1 ? '' : 's'} (U+E0000-E007F)`, ...(spelled === '' ? {} : { spells: clip(spelled) }) });
   }
   for (const [pattern, kind] of [[BIDI, 'bidirectional control'], [ZERO_WIDTH, 'zero-width character']] as const) {
     const hits = [...blanked.matchAll(pattern)];
