@@ -179,12 +179,11 @@ const SDK = '@modelcontextprotocol/sdk';
 /** The SDK, imported when a server is first listed; its absence is said at the server's line, with what to install. */
 async function loadSdk(place: McpPlace): Promise<Sdk> {
   try {
-    const [client, stdio, http, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
+    // One after the other: Jest's module loader fails imports that share modules when they run at once.
+    const client = await import('@modelcontextprotocol/sdk/client/index.js');
+    const stdio = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const http = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const types = await import('@modelcontextprotocol/sdk/types.js');
     return { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ListToolsResultSchema: types.ListToolsResultSchema };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
