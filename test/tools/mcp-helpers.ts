@@ -30,10 +30,10 @@ export interface McpProject {
 
 /**
  * A scratch project (a `stableScratch` folder inside the repository, so `prompt-contract`
- * resolves to this package) whose `tools` are one local tool and one MCP server, in a
- * TypeScript config. `rules` goes into the config as given.
+ * resolves to this package) whose `tools` are one local tool and MCP servers, in a
+ * TypeScript config. `rules` and `providers` go into the config as given; `serverLine` is the first server's.
  */
-export function mcpProject(name: string, server: Record<string, unknown>, options: { rules?: Record<string, string>; local?: boolean } = {}): McpProject {
+export function mcpProject(name: string, server: Record<string, unknown> | Array<Record<string, unknown>>, options: { rules?: Record<string, string>; local?: boolean; providers?: string[] } = {}): McpProject {
   const scratch = stableScratch(name);
   const dir = scratch.dir;
   mkdirSync(join(dir, 'prompts'), { recursive: true });
@@ -44,9 +44,10 @@ export function mcpProject(name: string, server: Record<string, unknown>, option
     'export default defineConfig({',
     "  prompts: 'prompts',",
     '  tools: [',
-    `${local}    mcpServer(${JSON.stringify(server)}),`,
+    `${local}${(Array.isArray(server) ? server : [server]).map((one) => `    mcpServer(${JSON.stringify(one)}),`).join('\n')}`,
     '  ],',
     ...(options.rules ? [`  rules: ${JSON.stringify(options.rules)},`] : []),
+    ...(options.providers ? [`  providers: ${JSON.stringify(options.providers)},`] : []),
     '});',
     '',
   ].join('\n');
