@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -57,3 +59,39 @@ test('the everything and filesystem servers: their tools as listed, beside a loc
     p.remove();
   }
 }, 120_000);
+
+/** A free port on the loopback interface. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+test('the everything server over streamable HTTP on a loopback port: the same tools as over stdio', async () => {
+  const port = await freePort();
+  const server = spawn(process.execPath, [serverBin('@modelcontextprotocol/server-everything'), 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = mcpProject('mcp-http', { url: `http://127.0.0.1:${port}/mcp`, timeoutMs: 20_000 }, { local: false });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      server.stderr.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('listening on port')) resolve();
+      });
+      server.once('exit', (code) => reject(new Error(`the server exited (${code}): ${seen}`)));
+    });
+    const overHttp = await loadProject({ cwd: p.dir, lazyModule: true });
+    const overStdio = await listDirectly(everything as { command: string; args: string[] });
+    expect(overHttp.tools.map((t) => t.name)).toEqual(overStdio.map((t) => t.name));
+    expect(overHttp.registry.get('echo')?.description).toBe(overStdio.find((t) => t.name === 'echo')?.description);
+    expect(overHttp.tools[0]!.origin).toMatchObject({ file: 'prompt-contract.config.ts', line: p.serverLine });
+  } finally {
+    server.kill();
+    p.remove();
+  }
+}, 60_000);
