@@ -6,6 +6,7 @@
  * SIGINT or SIGTERM that arrives meanwhile.
  */
 import { InputError } from '../util/errors.js';
+import { missingPackage } from '../util/optional.js';
 import { isRecord } from '../util/values.js';
 
 /** Where a config names a server: `mcpServer({ command, args, env })` or `mcpServer({ url })`. */
@@ -187,9 +188,11 @@ async function loadSdk(place: McpPlace): Promise<Sdk> {
     return { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ListToolsResultSchema: types.ListToolsResultSchema };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String((error as Error).message));
-    const why = missing ? 'it is not installed' : (error as Error).message;
-    throw new InputError('config/mcp-sdk-missing', `Cannot load \`${SDK}\`, which \`mcpServer\` needs to read a server's tools (${why}); expected it installed beside prompt-contract: \`npm install --save-dev ${SDK}\``, place, { cause: error });
+    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(`'${SDK}`);
+    if (!missing) throw new InputError('config/mcp-server', `Cannot load \`${SDK}\`, which \`mcpServer\` needs: ${(error as Error).message}`, place, { cause: error });
+    // The wording every optional package has (src/util/optional.ts), at the server's line.
+    const { message } = missingPackage(SDK, '`mcpServer`');
+    throw new InputError('config/missing-dependency', message, place, { cause: error });
   }
 }
 

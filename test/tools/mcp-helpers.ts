@@ -33,7 +33,7 @@ export interface McpProject {
  * resolves to this package) whose `tools` are one local tool and MCP servers, in a
  * TypeScript config. `rules` and `providers` go into the config as given; `serverLine` is the first server's.
  */
-export function mcpProject(name: string, server: Record<string, unknown> | Array<Record<string, unknown>>, options: { rules?: Record<string, string>; local?: boolean; providers?: string[] } = {}): McpProject {
+export function mcpProject(name: string, server: Record<string, unknown> | Array<Record<string, unknown>>, options: { rules?: Record<string, string>; local?: boolean; providers?: string[]; alone?: boolean } = {}): McpProject {
   const scratch = stableScratch(name);
   const dir = scratch.dir;
   mkdirSync(join(dir, 'prompts'), { recursive: true });
@@ -43,9 +43,10 @@ export function mcpProject(name: string, server: Record<string, unknown> | Array
     '',
     'export default defineConfig({',
     "  prompts: 'prompts',",
-    '  tools: [',
-    `${local}${(Array.isArray(server) ? server : [server]).map((one) => `    mcpServer(${JSON.stringify(one)}),`).join('\n')}`,
-    '  ],',
+    // `alone`: the server is `tools` itself, not an entry of a list.
+    ...(options.alone
+      ? [`  tools: mcpServer(${JSON.stringify(server)}),`]
+      : ['  tools: [', `${local}${(Array.isArray(server) ? server : [server]).map((one) => `    mcpServer(${JSON.stringify(one)}),`).join('\n')}`, '  ],']),
     ...(options.rules ? [`  rules: ${JSON.stringify(options.rules)},`] : []),
     ...(options.providers ? [`  providers: ${JSON.stringify(options.providers)},`] : []),
     '});',

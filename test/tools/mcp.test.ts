@@ -29,6 +29,17 @@ test('a list mixing a tool definition and a server: the server\'s tools follow t
   }
 });
 
+test('`tools: mcpServer(...)` alone: the server\'s tools are the tools', async () => {
+  const p = mcpProject('mcp-alone', stdio(testServer), { alone: true });
+  try {
+    expect(p.config).toContain('  tools: mcpServer(');
+    const project = await loadProject({ cwd: p.dir, lazyModule: true });
+    expect(project.tools.map((t) => [t.name, t.origin.line])).toEqual([['add', p.serverLine], ['echo', p.serverLine], ['get_time', p.serverLine]]);
+  } finally {
+    p.remove();
+  }
+});
+
 test.each([
   ['writes what is not JSON-RPC on stdout', 'garbage', { MCP_TEST_MODE: 'garbage' }, /answered something that is not an MCP message \(Unexpected token .*; expected JSON-RPC on its standard output/],
   ['exits before answering', 'crash', { MCP_TEST_MODE: 'crash' }, /closed the connection before listing its tools/],
@@ -89,9 +100,8 @@ test('without the SDK installed, a config that names a server is a could-not-run
     const result = cli(['check', '--no-cache'], { cwd: p.dir, env: { NODE_OPTIONS: `--import=${hook}` } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`prompt-contract.config.ts:${p.serverLine}:`);
-    expect(result.stderr).toContain('Cannot load `@modelcontextprotocol/sdk`, which `mcpServer` needs');
-    expect(result.stderr).toContain('npm install --save-dev @modelcontextprotocol/sdk');
-    expect(result.stderr).toContain('(config/mcp-sdk-missing)');
+    expect(result.stderr).toContain("`mcpServer` reads an MCP server's tools, which needs the optional package `@modelcontextprotocol/sdk`, not installed: npm i -D @modelcontextprotocol/sdk");
+    expect(result.stderr).toContain('(config/missing-dependency)');
   } finally {
     p.remove();
   }
