@@ -31,9 +31,9 @@ export interface McpProject {
 /**
  * A scratch project (a `stableScratch` folder inside the repository, so `prompt-contract`
  * resolves to this package) whose `tools` are one local tool and MCP servers, in a
- * TypeScript config. `rules` and `providers` go into the config as given; `serverLine` is the first server's.
+ * TypeScript config. `rules`, `providers` and `recorded` go into the config as given; `serverLine` is the first server's.
  */
-export function mcpProject(name: string, server: Record<string, unknown> | Array<Record<string, unknown>>, options: { rules?: Record<string, string>; local?: boolean; providers?: string[]; alone?: boolean } = {}): McpProject {
+export function mcpProject(name: string, server: Record<string, unknown> | Array<Record<string, unknown>>, options: { rules?: Record<string, string>; local?: boolean; providers?: string[]; alone?: boolean; recorded?: string[] } = {}): McpProject {
   const scratch = stableScratch(name);
   const dir = scratch.dir;
   mkdirSync(join(dir, 'prompts'), { recursive: true });
@@ -49,6 +49,7 @@ export function mcpProject(name: string, server: Record<string, unknown> | Array
       : ['  tools: [', `${local}${(Array.isArray(server) ? server : [server]).map((one) => `    mcpServer(${JSON.stringify(one)}),`).join('\n')}`, '  ],']),
     ...(options.rules ? [`  rules: ${JSON.stringify(options.rules)},`] : []),
     ...(options.providers ? [`  providers: ${JSON.stringify(options.providers)},`] : []),
+    ...(options.recorded ? [`  recorded: ${JSON.stringify(options.recorded)},`] : []),
     '});',
     '',
   ].join('\n');
