@@ -122,3 +122,17 @@ test('SIGINT while a server is being listed ends the server, and the CLI ends as
     p.remove();
   }
 }, 40_000);
+
+test.each([
+  [{ comand: 'node' }, /Unexpected key `comand` in `mcpServer`, expected `command`/],
+  [{ command: 'node', url: 'http://127.0.0.1:1/mcp' }, /Expected `mcpServer` to have one of `command` .* or `url`/],
+  [{ command: 'node', timeoutMs: 0 }, /Expected `timeoutMs` in `mcpServer` to be a whole number of milliseconds from 1 to 2147483647, got 0/],
+  [{ url: 'ftp://127.0.0.1/mcp' }, /Unexpected ftp: URL in `mcpServer`, expected http or https/],
+])('options %j are refused before anything starts, at the mcpServer line', async (options, message) => {
+  const p = mcpProject('mcp-options', options);
+  try {
+    await expect(loadProject({ cwd: p.dir, lazyModule: true })).rejects.toMatchObject({ code: 'config/mcp-server', file: 'prompt-contract.config.ts', line: p.serverLine, message: expect.stringMatching(message) });
+  } finally {
+    p.remove();
+  }
+});
