@@ -5,6 +5,8 @@ export { loadProject, readToolsFile } from './project.js';
 export type { Project } from './project.js';
 
 export { defineTool } from './tools/define.js';
+export { mcpServer } from './tools/mcp.js';
+export type { McpServerOptions, McpServerSource } from './tools/mcp.js';
 export type { DefineToolOptions } from './tools/define.js';
 export { normalizeTool, normalizeTools, zodToJsonSchema, ToolShapeError } from './tools/normalize.js';
 export type { ToolSpec, ToolShape, ToolOrigin, HandlerRef, JsonSchema, JsonSchemaObject } from './tools/types.js';

@@ -166,12 +166,15 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
   let tools: ToolSpec[];
   if (typeof config.tools === 'string') tools = readToolsFile(resolve(config.root, config.tools), config.tools);
   else {
+    // MCP servers (`mcpServer(...)`) are asked for their tools on every load: a changed description is seen by the next run.
+    const servers = await (await import('./tools/mcp-project.js')).serverTools(config, display);
     try {
-      tools = normalizeTools(config.tools, display(config.file));
+      tools = normalizeTools(servers?.tools ?? config.tools, display(config.file));
     } catch (error) {
       if (error instanceof ToolShapeError) throw new InputError('config/tool-shape', error.message, { file: display(config.file) });
       throw error;
     }
+    servers?.place(tools);
     // Values carry no file: find where each tool's name is written, for findings to point at.
     placeModuleTools(tools, config.file, config.root, display);
   }

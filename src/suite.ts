@@ -485,6 +485,10 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         const { checkToolExamples } = await import('./checks/tool-examples.js');
         settle('Examples written on the tool definitions that their schemas reject:', await policy(checkToolExamples(tools, { compiler, strict, ...notations })), reported);
       });
+      test('tool descriptions carry no hidden instructions', async () => {
+        const { checkToolPoisoning } = await import('./checks/tool-poisoning.js');
+        settle('Tool descriptions that speak to the model behind the user\'s back (tool poisoning):', await policy(checkToolPoisoning(tools)), reported);
+      });
     }
     if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
       test('handler argument types agree with the tool schemas', async () => {

@@ -227,6 +227,9 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   if (once) {
     const { checkToolExamples } = await import('./tool-examples.js');
     out.push(...checkToolExamples(tools, { compiler, strict, ...notationsOf(config) }));
+    // Every description the model is sent, from any source: MCP servers' above all.
+    const { checkToolPoisoning } = await import('./tool-poisoning.js');
+    out.push(...checkToolPoisoning(tools));
   }
   if (once && tools.some((t) => t.handler !== undefined && !t.generated)) {
     const { checkHandlers } = await import('./handler.js');

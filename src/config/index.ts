@@ -24,7 +24,7 @@ export type HandlerConfig = string | HandlerRef;
 export interface PromptContractConfig {
   /** Folder of `.prompt` templates, partials, cases, examples and stubs. Default `prompts`. */
   prompts?: string;
-  /** Tool definitions in any provider shape (array or name -> tool record), or the path of a JSON tools file. */
+  /** Tool definitions in any provider shape (array or name -> tool record), the path of a JSON tools file, or MCP servers (`mcpServer({...})`, alone or in the array). */
   tools: unknown;
   /** YAML mapping of tool and parameter descriptions, merged into the tools. */
   descriptions?: string;

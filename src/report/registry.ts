@@ -5,6 +5,7 @@ import { configRules } from '../config/rules.js';
 import { persistedRules } from '../checks/persisted.rules.js';
 import { providerRules } from '../checks/provider/rules.js';
 import { recordedRules } from '../checks/recorded.rules.js';
+import { toolsRules } from '../checks/tool-poisoning.rules.js';
 import { exampleRules } from '../extract/rules.js';
 import { snapshotRules } from '../snapshot/rules.js';
 import { descriptionRules } from '../tools/descriptions.js';
@@ -21,6 +22,7 @@ export const ruleFamilies: Readonly<Record<string, Readonly<Record<string, RuleM
   snapshot: snapshotRules,
   config: { ...descriptionRules, ...configRules },
   render: caseRules,
+  tools: toolsRules,
 };
 
 export const allRules: readonly RuleMeta[] = Object.values(ruleFamilies).flatMap((family) => Object.values(family));

@@ -43,8 +43,9 @@ function valueNode(doc: YamlDocument, path: readonly string[]): YamlNodePosition
 /** Where each line of a description written in the YAML mapping is, for findings inside it. */
 function yamlText(doc: YamlDocument, search: () => TextSearch, path: readonly string[], text: string, at: LineColumn): TextPlaces {
   const node = valueNode(doc, path);
-  // Only wording that can hold a call is looked for line by line.
-  return { file: doc.file, at, lines: node === undefined || !/[{[<(]/.test(text) ? new Map() : search().textLines(text, node.start) };
+  // Only wording that can hold a call is looked for line by line; wording of several lines, every line of it (a tool-poisoning finding names its line).
+  const multiline = text.includes('\n');
+  return { file: doc.file, at, lines: node === undefined || !(multiline || /[{[<(]/.test(text)) ? new Map() : search().textLines(text, node.start, multiline) };
 }
 
 /**

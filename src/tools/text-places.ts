@@ -69,17 +69,17 @@ export class TextSearch {
   }
 
   /**
-   * The place of each line of `value` that can hold a call, searching forward from the
+   * The place of each line of `value` that can hold a call (or of every line), searching forward from the
    * source offset `from`, line after line, as the text is written in order. A line not
    * found has no place; the caller points at the description as a whole then.
    */
-  textLines(value: string, from = 0): Map<number, LineColumn> {
+  textLines(value: string, from = 0, everyLine = false): Map<number, LineColumn> {
     const out = new Map<number, LineColumn>();
     const start = this.bareOffset(from);
     let cursor = start;
     value.split('\n').forEach((line, k) => {
       const needle = line.trim().replaceAll('\\', '');
-      if (needle.length < MIN_LINE_TEXT || !MAY_HOLD_A_CALL.test(needle)) return;
+      if (needle.length < MIN_LINE_TEXT || (!everyLine && !MAY_HOLD_A_CALL.test(needle))) return;
       let at = this.bare.indexOf(needle, cursor);
       if (at < 0 && cursor > start) at = this.bare.indexOf(needle, start);
       if (at < 0) return;

@@ -7,6 +7,7 @@ import { InputError } from './errors.js';
  * TypeScript). Each is loaded the first time a config uses it.
  */
 export const optionalPackages = {
+  '@modelcontextprotocol/sdk': "reads an MCP server's tools",
   'better-sqlite3': 'reads SQLite',
   pg: 'reads PostgreSQL',
   'ts-json-schema-generator': 'reads TypeScript handler types',
