@@ -38,10 +38,11 @@ export function sameRenderedTexts(dir) {
       if (!(key in entries)) throw new Mismatch(`case ${prompt.name}/${caseName} has a contract snapshot and no plain one`);
       const plain = entries[key].replace(/^\n"/, '').replace(/"\n$/, '');
       const text = readFileSync(join(dir, 'snapshots', prompt.name, file), 'utf8');
-      const start = text.indexOf(`rendered prompt, verbatim\n${RULE}\n`);
+      // The heading says whether the text ends in a newline: `rendered prompt, verbatim (no final newline)`.
+      const heading = /rendered prompt, verbatim[^\n]*\n={72}\n/.exec(text);
       const end = text.indexOf(`\n${RULE}\ntools sent beside it`);
-      if (start < 0 || end < 0) throw new Mismatch(`cannot find the rendered text in snapshots/${prompt.name}/${file}`);
-      const ours = text.slice(start + `rendered prompt, verbatim\n${RULE}\n`.length, end);
+      if (!heading || end < 0) throw new Mismatch(`cannot find the rendered text in snapshots/${prompt.name}/${file}`);
+      const ours = text.slice(heading.index + heading[0].length, end);
       if (ours !== plain) {
         let at = 0;
         while (ours[at] === plain[at]) at++;
