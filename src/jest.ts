@@ -34,7 +34,8 @@ declare global {
  * curated example and stub entry, once, at its YAML line; the tools baseline (breaking
  * changes); handler types; recorded and persisted calls; provider profiles; the snapshots
  * folder. It reports what `prompt-contract check` reports: an error fails a test, a warning
- * is printed. Call it at the top level of a test file: `await contractSuite()`.
+ * is printed. Call it at the top level of a test file: `contractSuite()` in CommonJS (what
+ * plain `jest` runs), `await contractSuite()` in an ES module (Jest with VM modules).
  */
 export function contractSuite(options: ContractSuiteOptions = {}): Promise<void> {
   // Jest injects these globals into every test file; importing @jest/globals at run time would
