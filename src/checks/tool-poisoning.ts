@@ -184,8 +184,7 @@ export function poisonSigns(text: string, tools: { self: string; others: readonl
     found.add(sign.rule);
     out.push(sign);
   };
-  const names = tools.others.filter((n) => n.length >= 3);
-  const mention = names.length === 0 ? undefined : new RegExp(`(?<![\\w-])\`?(?:${names.map(escape).join('|')})\`?(?![\\w-])`, 'i');
+  const mention = mentionOf(tools.others);
   for (const s of sentences(visible)) {
     const quote = clip(s.text);
     if (CONCEAL.some((p) => p.test(s.text))) add({ rule: 'conceal-from-user', offset: s.offset, what: 'instruction to keep something from the user', quote });
@@ -196,6 +195,18 @@ export function poisonSigns(text: string, tools: { self: string; others: readonl
     if (steer !== undefined) add({ rule: 'steers-other-tool', offset: s.offset, what: steer, quote });
   }
   return out;
+}
+
+/** The pattern of a mention of any of `others`, made once per tool set (every description of a tool asks for the same). */
+const mentions = new Map<string, RegExp | undefined>();
+function mentionOf(others: readonly string[]): RegExp | undefined {
+  const names = others.filter((n) => n.length >= 3);
+  const key = names.join('\u0000');
+  if (mentions.has(key)) return mentions.get(key);
+  const made = names.length === 0 ? undefined : new RegExp(`(?<![\\w-])\`?(?:${names.map(escape).join('|')})\`?(?![\\w-])`, 'i');
+  if (mentions.size > 256) mentions.clear();
+  mentions.set(key, made);
+  return made;
 }
 
 /**
