@@ -8,6 +8,7 @@ import { recordedRules } from '../checks/recorded.rules.js';
 import { exampleRules } from '../extract/rules.js';
 import { snapshotRules } from '../snapshot/rules.js';
 import { descriptionRules } from '../tools/descriptions.js';
+import { unreadFileRules } from '../render/unread-files.js';
 import type { RuleMeta } from './rule.js';
 
 /** Every rule prompt-contract reports, by family. A test walks it: each rule has docs and a test. */
@@ -19,7 +20,7 @@ export const ruleFamilies: Readonly<Record<string, Readonly<Record<string, RuleM
   provider: providerRules,
   compat: compatRules,
   snapshot: snapshotRules,
-  config: { ...descriptionRules, ...configRules },
+  config: { ...descriptionRules, ...configRules, ...unreadFileRules },
   render: caseRules,
 };
 
