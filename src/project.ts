@@ -2,6 +2,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { loadConfig, type HandlerConfig, type Importer, type ResolvedConfig } from './config/index.js';
 import type { Diagnostic } from './report/diagnostic.js';
 import { loadPromptModule, type PromptModule } from './render/module.js';
+import { unreadPromptFiles } from './render/unread-files.js';
 import { applyDescriptions } from './tools/descriptions.js';
 import { normalizeTools, ToolShapeError } from './tools/normalize.js';
 import { jsonPositions } from './tools/json-positions.js';
@@ -197,6 +198,8 @@ export async function loadProject(options: { cwd?: string; config?: string; impo
     // A handler named in the config is the code's own type, not the zod schema the tool was generated from: compare them.
     tool.generated = false;
   }
+  // Files named like ours that the loader passes over: a prompt under a name it does not read has no checks at all.
+  diagnostics.push(...unreadPromptFiles(config.prompts, { projectRoot: config.root, display, config: config.file }));
   const { isProviderName, providerNames } = await import('./checks/provider/index.js');
   for (const provider of config.providers ?? []) {
     if (!isProviderName(provider)) throw new InputError('config/invalid', `Unknown provider \`${provider}\` in \`providers\`, expected one of ${providerNames.map((p) => `\`${p}\``).join(', ')}`, { file: display(config.file) });

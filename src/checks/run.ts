@@ -4,6 +4,7 @@ import { readRegularFileSync } from '../util/files.js';
 import { isAbsolute, relative } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { jsonError, readToolsFile, type Project } from '../project.js';
+import { defaultPolicyFile } from '../config/index.js';
 import { renderDataItems, listCases } from '../render/render.js';
 import { runsOnce, type Shard, shardSlice } from '../util/shard.js';
 import { checkRenderedExamples, dedupe } from './rendered.js';
@@ -37,10 +38,16 @@ async function* observedCalls(project: Pick<Project, 'config'> | undefined, file
   }
 }
 
+/** The policy file a run reads, as compat findings' advice names it: the configured one, or the default beside the config. */
+function policyShown(config: Project['config']): string {
+  const { policy, root } = config;
+  return policy === undefined ? `\`${defaultPolicyFile}\` beside the config` : `\`${relative(root, policy) || policy}\``;
+}
+
 /** Breaking changes between two tool sets, with the recorded calls each one would now reject. */
 export async function diffWithWitnesses(oldTools: readonly ToolSpec[], newTools: readonly ToolSpec[], observed: readonly string[], project?: Pick<Project, 'config'>): Promise<Diagnostic[]> {
   const { diffTools, attachWitnesses } = await import('./compat/index.js');
-  const diagnostics = diffTools(oldTools, newTools);
+  const diagnostics = diffTools(oldTools, newTools, project ? { policyFile: policyShown(project.config) } : {});
   const hasSources = observed.length > 0 || (project?.config.persisted?.length ?? 0) > 0;
   if (diagnostics.length === 0 || !hasSources) return diagnostics;
   return attachWitnesses(diagnostics, observedCalls(project, observed), oldTools, newTools);

@@ -48,7 +48,10 @@ export interface PromptContractConfig {
   persisted?: PersistedSourceConfig[];
   /** Provider profiles the tools must fit (`anthropic`, `openai-strict`, ...). */
   providers?: string[];
-  /** Policy file (YAML): `severity` overrides and `ignore` entries, each with a written `reason`. */
+  /**
+   * Policy file (YAML): `severity` overrides and `ignore` entries, each with a written `reason`.
+   * Default `prompt-contract.policy.yaml` beside the config, read when it exists.
+   */
   policy?: string;
   /** Severity overrides by rule id or family (`compat/*`); `off` drops the rule. Win over the policy file's. */
   rules?: Record<string, Severity | 'off'>;
@@ -62,6 +65,9 @@ export interface PromptContractConfig {
 export function defineConfig(config: PromptContractConfig): PromptContractConfig {
   return config;
 }
+
+/** The policy file read when the config names none, beside the config (and named by compat findings' advice). */
+export const defaultPolicyFile = 'prompt-contract.policy.yaml';
 
 export const configFileNames = ['prompt-contract.config.ts', 'prompt-contract.config.mts', 'prompt-contract.config.cts', 'prompt-contract.config.mjs', 'prompt-contract.config.cjs', 'prompt-contract.config.js', 'prompt-contract.config.json'];
 
@@ -414,6 +420,9 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
   if (config.descriptions !== undefined) resolved.descriptions = abs(config.descriptions);
   if (config.recorded) resolved.recorded = config.recorded.map(abs);
   if (config.persisted) resolved.persisted = config.persisted.map((p) => ('sqlite' in p ? { ...p, sqlite: abs(p.sqlite) } : p));
+  // A policy file beside the config is read without a `policy` key: compat findings tell people to
+  // record their decisions there, and a decision written down but not read would be ignored in silence.
   if (config.policy !== undefined) resolved.policy = abs(config.policy);
+  else if (pathKind(resolve(root, defaultPolicyFile)) !== 'none') resolved.policy = resolve(root, defaultPolicyFile);
   return resolved;
 }

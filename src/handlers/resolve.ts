@@ -105,7 +105,7 @@ export class HandlerSchemaResolver {
       throw new InputError('handler/type-not-found', `Cannot read handler file \`${file}\` (looking for type \`${type}\`)${why}`, { file: absolute });
     }
     const contentHash = hash(content);
-    const key = hash(JSON.stringify([2, generatorVersion(), path.relative(this.#cwd, absolute), type, contentHash]));
+    const key = hash(JSON.stringify([3, generatorVersion(), path.relative(this.#cwd, absolute), type, contentHash]));
 
     const remembered = this.#memory.get(key);
     if (remembered && this.#fresh(remembered)) {

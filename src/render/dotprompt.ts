@@ -387,7 +387,13 @@ export function renderDotprompt(source: string, data: DotpromptData = {}, option
     const limit = options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES;
     rendered = template(
       { ...defaults, ...(data.input ?? {}) },
-      { data: budgetData({ metadata: { prompt: promptMetadata, docs: data.docs, messages: data.messages }, ...(data.context ?? {}) }, limit) },
+      {
+        data: budgetData({ metadata: { prompt: promptMetadata, docs: data.docs, messages: data.messages }, ...(data.context ?? {}) }, limit),
+        // Inherited members (`toString`, `constructor`) stay unread, as by default; without these two options
+        // Handlebars also writes "Access has been denied" to the console of whoever renders, once a name.
+        allowProtoPropertiesByDefault: false,
+        allowProtoMethodsByDefault: false,
+      },
     );
     if (rendered.length > limit || Buffer.byteLength(rendered, 'utf8') > limit) throw new RangeError(`rendered text over ${limit} bytes`);
   } catch (error) {

@@ -9,6 +9,7 @@ import { toolsRules } from '../checks/tool-poisoning.rules.js';
 import { exampleRules } from '../extract/rules.js';
 import { snapshotRules } from '../snapshot/rules.js';
 import { descriptionRules } from '../tools/descriptions.js';
+import { unreadFileRules } from '../render/unread-files.js';
 import type { RuleMeta } from './rule.js';
 
 /** Every rule prompt-contract reports, by family. A test walks it: each rule has docs and a test. */
@@ -20,7 +21,7 @@ export const ruleFamilies: Readonly<Record<string, Readonly<Record<string, RuleM
   provider: providerRules,
   compat: compatRules,
   snapshot: snapshotRules,
-  config: { ...descriptionRules, ...configRules },
+  config: { ...descriptionRules, ...configRules, ...unreadFileRules },
   render: caseRules,
   tools: toolsRules,
 };

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { SchemaCompiler } from '../../src/schema/validator.js';
 import { backtrackSteps, stepsOf } from './regex-steps.js';
+import { runs } from '../helpers/runs.js';
 
 // `format` checks run ajv-formats' own regexes and functions on untrusted values. Each must
 // stay linear on long values built to make a backtracking engine work: the original `url`
@@ -63,7 +64,7 @@ test('the linear `url` accepts exactly what ajv-formats\' `url` accepts', () => 
     fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.array(pieces, { maxLength: 10 }), (url, noise) => {
       for (const value of [url, `http://${noise.join('')}`, `${url}${noise.join('')}`, `https://${noise.join('')}.com`]) expect([value, validate(value)]).toEqual([value, original.test(value)]);
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300) },
   );
 });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PromptEnvironment } from '../../src/render/handlebars.js';
 import { parseYaml } from '../../src/util/yaml.js';
 import { scratchProject, staleCall, type Scratch } from './render-project.js';
+import { runs } from '../helpers/runs.js';
 
 // Issue 25: a finding in text a multi-line case input printed pointed past the end of the
 // template (`prompts/notes.prompt:9:1` in a 6-line file), and GitHub annotations inherited it.
@@ -102,7 +103,7 @@ describe('the source map', () => {
           expect(at.column).toBeLessThanOrEqual(lines[at.line - 1]!.length + 1);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

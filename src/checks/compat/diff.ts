@@ -22,6 +22,8 @@ export interface DiffOptions {
   maxWitnesses?: number;
   /** A shared compiler, so validators are reused across checks. */
   compiler?: SchemaCompiler;
+  /** The policy file the advice names, as shown to the user (default: `prompt-contract.policy.yaml` beside the config). */
+  policyFile?: string;
 }
 
 function byName(tools: readonly ToolSpec[]): Map<string, ToolSpec> {
@@ -84,6 +86,7 @@ export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly Tool
       if (deep !== undefined) throw new InputError('config/tool-shape', `The ${side} input schema of tool \`${tool.name}\` ${tooDeepMessage(deep)}`, { file: tool.origin.file });
     }
   }
+  const policy = options.policyFile === undefined ? {} : { policyFile: options.policyFile };
   const olds = byName(oldTools);
   const news = byName(newTools);
   const out: Diagnostic[] = [];
@@ -92,7 +95,7 @@ export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly Tool
   for (const before of olds.values()) {
     const after = news.get(before.name);
     if (after) {
-      for (const change of walk(before, after)) out.push(toDiagnostic(change, { tool: before.name }, toolPlace(after, change.schemaPath)));
+      for (const change of walk(before, after)) out.push(toDiagnostic(change, { tool: before.name, ...policy }, toolPlace(after, change.schemaPath)));
       continue;
     }
     // A rename keeps the schema: match a removed tool to an added one with the same meaning.
@@ -104,8 +107,8 @@ export function diffTools(oldTools: readonly ToolSpec[], newTools: readonly Tool
     const base = { schemaPath: '', instancePath: '', params: {} };
     if (twin) {
       claimed.add(twin);
-      out.push(toDiagnostic({ ...base, rule: 'tool-renamed', expected: before.name, actual: twin.name }, { tool: before.name, renamedTo: twin.name }, toolPlace(twin)));
-    } else out.push(toDiagnostic({ ...base, rule: 'tool-removed', expected: before.name }, { tool: before.name }, file === undefined ? {} : { file }));
+      out.push(toDiagnostic({ ...base, rule: 'tool-renamed', expected: before.name, actual: twin.name }, { tool: before.name, renamedTo: twin.name, ...policy }, toolPlace(twin)));
+    } else out.push(toDiagnostic({ ...base, rule: 'tool-removed', expected: before.name }, { tool: before.name, ...policy }, file === undefined ? {} : { file }));
   }
   if (!options.witnesses) return out;
   const collector = new WitnessCollector(out, oldTools, newTools, options);

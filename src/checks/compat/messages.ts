@@ -11,7 +11,11 @@ export interface MessageContext {
   tool: string;
   /** For `tool-renamed`: the name the tool has now. */
   renamedTo?: string;
+  /** The policy file the run reads, as the advice names it (default: `prompt-contract.policy.yaml` beside the config). */
+  policyFile?: string;
 }
+
+const policyIn = (x: MessageContext): string => x.policyFile ?? '`prompt-contract.policy.yaml` beside the config';
 
 type Words = (c: Change, x: MessageContext) => string;
 
@@ -131,8 +135,8 @@ export function describe(c: Change, x: MessageContext): string {
   return `${place(x.tool, c.instancePath)}: ${words[c.rule](c, x)}`;
 }
 
-const keepInHandler =
-  'Keep the old constraint in the schema and reject the value in the handler with a clear error, so the call still reaches your code; tighten the schema only once recorded calls show no such values, and record the decision in the policy file with a reason.';
+const keepInHandler = (x: MessageContext): string =>
+  `Keep the old constraint in the schema and reject the value in the handler with a clear error, so the call still reaches your code; tighten the schema only once recorded calls show no such values, and record the decision as an \`ignore\` entry with a reason in ${policyIn(x)}.`;
 
 /** What to do instead, where it is known. */
 export function fixFor(rule: CompatRuleName, x: MessageContext): string | undefined {
@@ -152,10 +156,10 @@ export function fixFor(rule: CompatRuleName, x: MessageContext): string | undefi
     case 'variant-removed':
       return 'Keep the branch, or accept the value and reject it in the handler with a clear error.';
     case 'constraint-changed':
-      return 'Check the new keyword against recorded calls (`--observed`), then ignore the finding with a reason if none is rejected.';
+      return `Check the new keyword against recorded calls (\`--observed\`), then ignore the finding with a reason in ${policyIn(x)} if none is rejected.`;
     case 'unused-ignore':
-      return 'Remove the entry from the policy file.';
+      return `Remove the entry from ${policyIn(x)}.`;
     default:
-      return keepInHandler;
+      return keepInHandler(x);
   }
 }
