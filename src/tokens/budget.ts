@@ -125,7 +125,7 @@ const levelName: Record<Level, string> = { case: "the case's", prompt: "the prom
 const n = (x: number): string => x.toLocaleString('en-US');
 
 function described(count: TokenCount): string {
-  return `prompt ${n(count.prompt)} + tools ${n(count.tools)}, ${count.tokenizer}${count.exact ? '' : ' estimate'}`;
+  return `prompt ${n(count.prompt)} + tools ${n(count.tools)}, ${count.tokenizer}`;
 }
 
 /** The token count a case is compared with, and what it was read from (for the message). */
