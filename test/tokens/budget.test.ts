@@ -42,7 +42,7 @@ test('a drift that pushes a case over its budget is budget/exceeded at the promp
     expect(first.filter((d) => d.file === prompt)).toEqual([]);
     // The other prompts have only the config's.
     expect(first.length).toBeGreaterThan(0);
-    expect(first.every((d) => d.ruleId === 'budget/exceeded' && d.expected === 100)).toBe(true);
+    expect(first.every((d) => d.ruleId === 'budget/exceeded' && (d as { expected?: unknown }).expected === 100)).toBe(true);
 
     // Two rules more in the prompt: the largest case passes its budget, the others stay under it.
     demo.edit(prompt, '## How to call tools', `${policyText(2)}\n\n## How to call tools`);
