@@ -66,7 +66,7 @@ describe('live calibration of the token estimates against the providers\' count-
     if (!key) console.info(`smoke: skipping ${name} calibration: ${provider.key} is not set`);
     (key ? test : test.skip)(`${name}: the estimate is within a factor of the provider's count`, async () => {
       const project = await loadProject({ cwd: repo });
-      const setting = `${name}-estimate` as const;
+      const setting = name === 'anthropic' ? 'anthropic-estimate' : 'gemini-estimate';
       const ratios: string[] = [];
       for (const ref of listCases(project.module)) {
         const rendered = await renderAnyCase(project.module, ref.prompt, ref.case, project.registry);
