@@ -32,7 +32,7 @@ const encodings = new Map<EncodingName, Counter>();
  */
 const cutsBefore = (c: number): boolean => c > 32 && c < 127 && c !== 47;
 /** Line counts kept per encoding: the cases of one prompt share most of their lines. */
-const MAX_LINES = 200_000;
+const MAX_LINES = 100_000;
 
 /** Counts `text` line by line, each line's count kept: only the lines that differ between cases are tokenized. */
 function byLine(count: Counter): Counter {
@@ -42,7 +42,8 @@ function byLine(count: Counter): Counter {
     if (n === undefined) {
       n = count(part);
       if (known.size >= MAX_LINES) known.clear();
-      known.set(part, n);
+      // A copy is kept, not the slice: a slice holds on to the whole text of its case, and thousands of them weigh on every collection.
+      known.set(Buffer.from(part, 'utf8').toString('utf8'), n);
     }
     return n;
   };
