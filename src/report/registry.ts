@@ -10,6 +10,7 @@ import { exampleRules } from '../extract/rules.js';
 import { snapshotRules } from '../snapshot/rules.js';
 import { descriptionRules } from '../tools/descriptions.js';
 import { unreadFileRules } from '../render/unread-files.js';
+import { budgetRules } from '../tokens/rules.js';
 import type { RuleMeta } from './rule.js';
 
 /** Every rule prompt-contract reports, by family. A test walks it: each rule has docs and a test. */
@@ -24,6 +25,7 @@ export const ruleFamilies: Readonly<Record<string, Readonly<Record<string, RuleM
   config: { ...descriptionRules, ...configRules, ...unreadFileRules },
   render: caseRules,
   tools: toolsRules,
+  budget: budgetRules,
 };
 
 export const allRules: readonly RuleMeta[] = Object.values(ruleFamilies).flatMap((family) => Object.values(family));
