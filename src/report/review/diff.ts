@@ -1,0 +1,86 @@
+import { createRequire } from 'node:module';
+
+/** One hunk of a line diff: its first line on each side (1-based) and its lines, each marked ` `, `-` or `+`. */
+export interface Hunk {
+  oldStart: number;
+  newStart: number;
+  lines: string[];
+}
+
+export interface LineChanges {
+  added: number;
+  removed: number;
+  hunks: Hunk[];
+}
+
+/** Edits searched for before a changed region is shown as one block (Myers' cost grows with lines × edits). */
+const MAX_EDIT_LENGTH = 2000;
+const CONTEXT = 3;
+
+/** The line diff of two snapshot texts (`before` undefined: every line is new), with a few lines of context. */
+export function lineChanges(before: string | undefined, after: string | undefined): LineChanges {
+  const a = before ?? '';
+  const b = after ?? '';
+  if (a === b) return { added: 0, removed: 0, hunks: [] };
+  // Loaded on the first diff, as the snapshot check loads it.
+  const { structuredPatch } = createRequire(import.meta.url)('diff') as typeof import('diff');
+  const patch = structuredPatch('', '', a, b, '', '', { context: CONTEXT, maxEditLength: MAX_EDIT_LENGTH });
+  const hunks: Hunk[] = patch
+    ? patch.hunks.map((h) => ({ oldStart: h.oldStart, newStart: h.newStart, lines: h.lines.filter((l) => !l.startsWith('\\')) }))
+    : [oneBlock(a, b)];
+  let added = 0;
+  let removed = 0;
+  for (const h of hunks) {
+    for (const l of h.lines) {
+      if (l.startsWith('+')) added++;
+      else if (l.startsWith('-')) removed++;
+    }
+  }
+  return { added, removed, hunks };
+}
+
+/** Too many edits to pair up: the changed region between the common head and tail, all old lines then all new ones. */
+function oneBlock(a: string, b: string): Hunk {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  let head = 0;
+  while (head < x.length && head < y.length && x[head] === y[head]) head++;
+  let tail = 0;
+  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
+  return { oldStart: head + 1, newStart: head + 1, lines: [...x.slice(head, x.length - tail).map((l) => `-${l}`), ...y.slice(head, y.length - tail).map((l) => `+${l}`)] };
+}
+
+/** A row of a side-by-side diff: a line on each side (a change pairs a removed line with an added one), or a gap of unchanged lines. */
+export type SideRow =
+  | { kind: 'line'; left?: { line: number; text: string; changed: boolean }; right?: { line: number; text: string; changed: boolean } }
+  | { kind: 'gap' };
+
+/** The hunks as side-by-side rows: runs of removed and added lines paired in order, context on both sides. */
+export function sideBySide(hunks: readonly Hunk[]): SideRow[] {
+  const rows: SideRow[] = [];
+  hunks.forEach((h, i) => {
+    if (i > 0 || h.oldStart > 1 || h.newStart > 1) rows.push({ kind: 'gap' });
+    let oldLine = h.oldStart;
+    let newLine = h.newStart;
+    let k = 0;
+    while (k < h.lines.length) {
+      const line = h.lines[k]!;
+      if (line.startsWith(' ')) {
+        rows.push({ kind: 'line', left: { line: oldLine++, text: line.slice(1), changed: false }, right: { line: newLine++, text: line.slice(1), changed: false } });
+        k++;
+        continue;
+      }
+      const removed: string[] = [];
+      const added: string[] = [];
+      while (k < h.lines.length && h.lines[k]!.startsWith('-')) removed.push(h.lines[k++]!.slice(1));
+      while (k < h.lines.length && h.lines[k]!.startsWith('+')) added.push(h.lines[k++]!.slice(1));
+      for (let j = 0; j < Math.max(removed.length, added.length); j++) {
+        const row: SideRow = { kind: 'line' };
+        if (j < removed.length) row.left = { line: oldLine++, text: removed[j]!, changed: true };
+        if (j < added.length) row.right = { line: newLine++, text: added[j]!, changed: true };
+        rows.push(row);
+      }
+    }
+  });
+  return rows;
+}
