@@ -33,8 +33,9 @@ code, .diff td.text, .desc { font-family: ui-monospace, "SFMono-Regular", Menlo,
 nav ul { columns: 2; padding-left: 18px; }
 table.diff { border-collapse: collapse; width: 100%; table-layout: fixed; border: 1px solid var(--line); }
 table.diff td { vertical-align: top; padding: 0 6px; }
-table.diff td.num { width: 48px; text-align: right; color: var(--muted); user-select: none; border-right: 1px solid var(--line); }
-table.diff td.text { white-space: pre-wrap; word-break: break-word; width: calc(50% - 48px); }
+table.diff col.num { width: 52px; }
+table.diff td.num { text-align: right; color: var(--muted); user-select: none; border-right: 1px solid var(--line); }
+table.diff td.text { white-space: pre-wrap; word-break: break-word; }
 table.diff td.del { background: var(--del); } table.diff td.add { background: var(--add); }
 table.diff tr.gap td { background: #f6f8fa; color: var(--muted); text-align: center; }
 tr.finding td { padding: 4px 8px; border-top: 1px solid var(--line); border-bottom: 1px solid var(--line); font-size: 13px; }
@@ -120,7 +121,8 @@ function caseSection(c: CaseReview, index: number): string {
   const rows = sideBySide(changes.hunks);
   const shownLines = new Set<number>();
   if (rows.length > 0) {
-    parts.push('<table class="diff"><tbody>');
+    // Column widths from a colgroup: with `table-layout: fixed` the first row sets them, and it may be a gap.
+    parts.push('<table class="diff"><colgroup><col class="num"><col><col class="num"><col></colgroup><tbody>');
     for (const row of rows.slice(0, MAX_ROWS)) {
       if (row.kind === 'gap') {
         parts.push('<tr class="gap"><td colspan="4">⋯</td></tr>');
