@@ -12,6 +12,7 @@ import type { ToolSpec } from '../../tools/types.js';
 import { readRegularFileSync } from '../../util/files.js';
 import { errorMessage, InputError } from '../../util/errors.js';
 import { isRecord } from '../../util/values.js';
+import { lineChanges } from './diff.js';
 import type { Baseline, CaseReview, DescriptionChange, PlacedFinding, Review, TokenCount, ToolChange } from './types.js';
 
 export interface ReviewOptions {
@@ -38,6 +39,7 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
   const files = refs.map((ref) => snapshotFile(config.snapshots, ref.prompt, ref.case));
   const before = against === undefined ? files.map(readOnDisk) : readAtRevision(project, resolveRevision(project, against.ref, project.display(toolsBaselineFile(config.snapshots)), against.from), files);
   const count = options.tokens ?? ((): undefined => undefined);
+  const shownFiles = new Set(files.map((f) => project.display(f)));
   const placed = new Set<Diagnostic>();
   const cases: CaseReview[] = [];
   for (const [i, ref] of refs.entries()) {
@@ -53,7 +55,7 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
       continue;
     }
     const after = formatSnapshot(rendered);
-    const findings = placeFindings(project, rendered, file, diagnostics);
+    const findings = placeFindings(project, rendered, file, diagnostics, shownFiles, old, after);
     for (const f of findings) placed.add(f.diagnostic);
     const status = old === undefined ? 'added' : old === after ? 'unchanged' : 'changed';
     cases.push({ prompt: ref.prompt, case: ref.case, file, status, ...(old === undefined ? {} : { before: old }), after, tokens: tokensOf(count, old, after), findings });
@@ -131,36 +133,41 @@ function readAtRevision(project: Project, commit: string, files: readonly string
   return texts;
 }
 
+/** Lines of the shown diff the source map is asked about at most, per case: each question walks the map. */
+const MAX_MAPPED_LINES = 2000;
+
 /**
- * The findings a case shows: those about its snapshot file, and those made in a file its text
- * was rendered from (a template, a YAML example, a stub), each at the line of the snapshot
- * where the text from that file's line was rendered, when the case's text holds one.
+ * The findings a case shows: those about its snapshot file, and those made at a line of a file
+ * (a template, a YAML example, a stub) that the case's changed text, or its context, was
+ * rendered from, placed at that snapshot line. A finding elsewhere in the case is left to the
+ * run's list: finding it would walk the source map for every line of every case.
  */
-function placeFindings(project: Project, rendered: RenderedCase, file: string, diagnostics: readonly Diagnostic[]): PlacedFinding[] {
-  const lines = new Map<string, number>();
-  const sources = new Set<string>();
+function placeFindings(project: Project, rendered: RenderedCase, file: string, diagnostics: readonly Diagnostic[], snapshotFiles: ReadonlySet<string>, before: string | undefined, after: string): PlacedFinding[] {
+  const out: PlacedFinding[] = diagnostics.filter((d) => d.file === file).map((d) => (d.line === undefined ? { diagnostic: d } : { diagnostic: d, line: d.line }));
+  const others = diagnostics.filter((d) => d.file !== undefined && d.line !== undefined && !snapshotFiles.has(d.file));
   // A prompt of messages is laid out by role in its snapshot: its text's lines are not the snapshot's.
-  const plain = rendered.messages === undefined;
-  let offset = 0;
+  if (others.length === 0 || rendered.messages !== undefined || before === after) return out;
+  const shown = lineChanges(before, after).hunks.flatMap((h) => {
+    let line = h.newStart;
+    return h.lines.flatMap((l) => (l.startsWith('-') ? [] : [line++]));
+  });
   const text = rendered.text;
-  for (const [i, line] of text.split('\n').entries()) {
-    const at = rendered.sourceMap.locate(offset, offset + line.length) ?? rendered.sourceMap.lookup(offset);
-    if (at) {
-      const shown = project.display(at.file);
-      sources.add(shown);
-      const key = `${shown}:${at.line}`;
-      if (plain && !lines.has(key)) lines.set(key, SNAPSHOT_TEXT_LINE + i);
-    }
-    offset += line.length + 1;
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lines = new Map<string, number>();
+  for (const snapshotLine of shown.slice(0, MAX_MAPPED_LINES)) {
+    const i = snapshotLine - SNAPSHOT_TEXT_LINE;
+    if (i < 0 || i >= starts.length) continue;
+    const start = starts[i]!;
+    const end = i + 1 < starts.length ? starts[i + 1]! - 1 : text.length;
+    const at = rendered.sourceMap.locate(start, end) ?? rendered.sourceMap.lookup(start);
+    if (!at) continue;
+    const key = `${project.display(at.file)}:${at.line}`;
+    if (!lines.has(key)) lines.set(key, snapshotLine);
   }
-  const out: PlacedFinding[] = [];
-  for (const d of diagnostics) {
-    if (d.file === undefined) continue;
-    if (d.file === file) out.push(d.line === undefined ? { diagnostic: d } : { diagnostic: d, line: d.line });
-    else if (sources.has(d.file)) {
-      const line = d.line === undefined ? undefined : lines.get(`${d.file}:${d.line}`);
-      out.push(line === undefined ? { diagnostic: d } : { diagnostic: d, line });
-    }
+  for (const d of others) {
+    const line = lines.get(`${d.file}:${d.line}`);
+    if (line !== undefined) out.push({ diagnostic: d, line });
   }
   return out;
 }

@@ -22,12 +22,21 @@ export function lineChanges(before: string | undefined, after: string | undefine
   const a = before ?? '';
   const b = after ?? '';
   if (a === b) return { added: 0, removed: 0, hunks: [] };
+  // The common head and tail are skipped before the diff (Myers' cost grows with the lines it is given), keeping context lines.
+  const x = a.split('\n');
+  const y = b.split('\n');
+  let head = 0;
+  while (head < x.length && head < y.length && x[head] === y[head]) head++;
+  let tail = 0;
+  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
+  const from = Math.max(0, head - CONTEXT);
+  const keepTail = Math.max(0, tail - CONTEXT);
+  const oldPart = x.slice(from, x.length - keepTail);
+  const newPart = y.slice(from, y.length - keepTail);
   // Loaded on the first diff, as the snapshot check loads it.
-  const { structuredPatch } = createRequire(import.meta.url)('diff') as typeof import('diff');
-  const patch = structuredPatch('', '', a, b, '', '', { context: CONTEXT, maxEditLength: MAX_EDIT_LENGTH });
-  const hunks: Hunk[] = patch
-    ? patch.hunks.map((h) => ({ oldStart: h.oldStart, newStart: h.newStart, lines: h.lines.filter((l) => !l.startsWith('\\')) }))
-    : [oneBlock(a, b)];
+  const { diffArrays } = createRequire(import.meta.url)('diff') as typeof import('diff');
+  const parts = diffArrays(oldPart, newPart, { maxEditLength: MAX_EDIT_LENGTH });
+  const hunks = parts ? toHunks(parts, from) : [oneBlock(x, y, head, tail)];
   let added = 0;
   let removed = 0;
   for (const h of hunks) {
@@ -40,14 +49,36 @@ export function lineChanges(before: string | undefined, after: string | undefine
 }
 
 /** Too many edits to pair up: the changed region between the common head and tail, all old lines then all new ones. */
-function oneBlock(a: string, b: string): Hunk {
-  const x = a.split('\n');
-  const y = b.split('\n');
-  let head = 0;
-  while (head < x.length && head < y.length && x[head] === y[head]) head++;
-  let tail = 0;
-  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
+function oneBlock(x: readonly string[], y: readonly string[], head: number, tail: number): Hunk {
   return { oldStart: head + 1, newStart: head + 1, lines: [...x.slice(head, x.length - tail).map((l) => `-${l}`), ...y.slice(head, y.length - tail).map((l) => `+${l}`)] };
+}
+
+/** Runs of kept, removed and added lines as hunks with CONTEXT kept lines around each change; `from`: the lines skipped before them. */
+function toHunks(parts: ReadonlyArray<{ value: string[]; added?: boolean; removed?: boolean }>, from: number): Hunk[] {
+  const marked: string[] = [];
+  for (const p of parts) for (const text of p.value) marked.push(`${p.added ? '+' : p.removed ? '-' : ' '}${text}`);
+  const changes = marked.flatMap((m, i) => (m.startsWith(' ') ? [] : [i]));
+  // Changes with at most twice the context between them share a hunk.
+  const groups: Array<[number, number]> = [];
+  for (const i of changes) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && i - last[1] - 1 <= 2 * CONTEXT) last[1] = i;
+    else groups.push([i, i]);
+  }
+  const hunks: Hunk[] = [];
+  let cursor = 0;
+  let oldLine = from + 1;
+  let newLine = from + 1;
+  for (const [first, last] of groups) {
+    const start = Math.max(0, first - CONTEXT);
+    const end = Math.min(marked.length, last + CONTEXT + 1);
+    for (; cursor < start; cursor++) {
+      if (!marked[cursor]!.startsWith('+')) oldLine++;
+      if (!marked[cursor]!.startsWith('-')) newLine++;
+    }
+    hunks.push({ oldStart: oldLine, newStart: newLine, lines: marked.slice(start, end) });
+  }
+  return hunks;
 }
 
 /** A row of a side-by-side diff: a line on each side (a change pairs a removed line with an added one), or a gap of unchanged lines. */

@@ -1,7 +1,7 @@
 import { summarize, type Diagnostic, type Severity } from '../diagnostic.js';
 import { markdownCode, sortDiagnostics } from '../format.js';
 import { inertLines } from '../inert.js';
-import { lineChanges } from './diff.js';
+import { lineChanges, type LineChanges } from './diff.js';
 import type { CaseReview, Review, TokenCount, ToolChange } from './types.js';
 
 /** GitHub's limit on a pull-request comment and on a step summary's part, in characters. */
@@ -44,6 +44,14 @@ export function tokenDelta(tokens: { before?: TokenCount; after?: TokenCount }):
   return `${show(before)} → ${show(after)} (${d > 0 ? '+' : d < 0 ? '−' : '±'}${number(Math.abs(d))})`;
 }
 
+/** Each case's diff, made once: the page is laid out again at each smaller size until it fits. */
+const diffs = new WeakMap<CaseReview, LineChanges>();
+function changesOf(c: CaseReview): LineChanges {
+  let known = diffs.get(c);
+  if (known === undefined) diffs.set(c, (known = lineChanges(c.before, c.after)));
+  return known;
+}
+
 const statusWord: Record<CaseReview['status'], string> = { changed: 'changed', added: 'new', unchanged: 'unchanged', failed: 'could not render' };
 
 /** A code fence longer than any run of backticks in `text`. */
@@ -52,7 +60,7 @@ function fenceFor(text: string): string {
 }
 
 function caseSection(c: CaseReview, caps: Caps): string[] {
-  const changes = lineChanges(c.before, c.after);
+  const changes = changesOf(c);
   const lines = [`#### ${markdownCode(c.prompt)} / ${markdownCode(c.case)}: ${statusWord[c.status]}`, ''];
   lines.push(`Tokens: ${tokenDelta(c.tokens)} · Lines: +${changes.added} −${changes.removed} · ${markdownCode(c.file)}`, '');
   if (c.error !== undefined) lines.push(`Could not render: ${markdownCode(c.error)}`, '');
@@ -127,7 +135,7 @@ function render(review: Review, caps: Caps, title: string): string {
   if (shown.length > 0) {
     lines.push('| Prompt | Case | | Tokens | Lines | Findings |', '|---|---|---|---|---|---|');
     for (const c of shown.slice(0, caps.cases)) {
-      const changes = lineChanges(c.before, c.after);
+      const changes = changesOf(c);
       const worst = c.findings.some((f) => f.diagnostic.severity === 'error') ? '❌ ' : c.findings.length > 0 ? '⚠️ ' : '';
       lines.push(`| ${markdownCode(c.prompt)} | ${markdownCode(c.case)} | ${statusWord[c.status]} | ${tokenDelta(c.tokens)} | +${changes.added} −${changes.removed} | ${worst}${c.findings.length} |`);
     }

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliInProcess as cli, withDemo, type Demo } from '../cli/helpers.js';
+
+// `check --format markdown|html` through the CLI on a copy of the demo: each drift a reviewer
+// must see (a template line, a tool description, a tool added or removed) is made, and the
+// review shows it; unchanged cases are counted, not listed. The CLI runs in this process.
+
+// The baseline is the snapshots on disk unless a run names a revision: a CI base branch in the environment must not pick one.
+const env = { GITHUB_BASE_REF: undefined, PROMPT_CONTRACT_AGAINST: undefined };
+const check = (demo: Demo, ...args: string[]) => cli(['check', '--no-cache', ...args], { cwd: demo.dir, env });
+
+const POLICY = 'prompts/partials/_refund_policy.prompt';
+const OLD_LINE = '- Offer store credit when the original payment method has expired.';
+const NEW_LINE = '- Offer store credit when the original payment method has expired, or when the customer asks.';
+const REFUND_CASES = ['empty_retrieval', 'legacy_order', 'standard_refund'];
+const OTHER_CASES = ['address_change', 'cancellation', 'first_message', 'follow_up_openai', 'refund_gemini'];
+
+test('markdown: an edited template line shows in each case that renders it, with its lines and findings; the other cases are counted', () =>
+  withDemo(async (demo) => {
+    demo.edit(POLICY, OLD_LINE, NEW_LINE);
+    const result = await check(demo, '--format', 'markdown');
+    expect(result.code).toBe(1);
+    const out = result.stdout;
+    // The findings-only format's verdict line stays first.
+    expect(out.split('\n')[0]).toBe('### ❌ prompt-contract: 3 errors, 0 warnings, 0 infos');
+    expect(out).toContain('3 cases changed of 9');
+    expect(out).toContain('6 unchanged cases not listed.');
+    for (const name of REFUND_CASES) {
+      expect(out).toContain(`#### \`refund_agent\` / \`${name}\`: changed`);
+      expect(out).toContain(`| \`refund_agent\` | \`${name}\` | changed | — | +1 −1 | ❌ 1 |`);
+    }
+    for (const name of OTHER_CASES) expect(out).not.toContain(name);
+    expect(out).toContain(`-${OLD_LINE}`);
+    expect(out).toContain(`+${NEW_LINE}`);
+    // The snapshot finding is listed with its case, at the snapshot line that changed.
+    const line = demo.read('snapshots/refund_agent/standard_refund.txt').split('\n').indexOf(OLD_LINE) + 1;
+    expect(out).toContain(`- ❌ \`snapshot/outdated\` at snapshot line ${line}:`);
+  }));
+
+test('markdown: a reworded tool and parameter description, a tool added and one removed', () =>
+  withDemo(async (demo) => {
+    demo.edit('prompts/tools/descriptions.yaml', '    order_id: The order to refund.', '    order_id: The order to refund, as lookup_order returned it.');
+    demo.edit('prompts/tools/descriptions.yaml', 'Report where a refund is (pending, sent, failed) by its refund id.', 'Report the state of a refund by its id.');
+    demo.edit('prompts/tools/index.ts', 'export const tools = [\n', "export const tools = [\n  defineTool({ name: 'ping_warehouse', description: 'Ask the warehouse whether a SKU is in stock.', input: z.object({ sku: z.string() }) }),\n");
+    // A tool the baseline had and the project no longer sends.
+    const baseline = JSON.parse(demo.read('snapshots/tools.json')) as { tools: unknown[] };
+    baseline.tools.push({ name: 'legacy_lookup', description: 'Old lookup.', input_schema: { type: 'object', properties: {} } });
+    demo.write('snapshots/tools.json', `${JSON.stringify(baseline, null, 2)}\n`);
+    const result = await check(demo, '--format', 'markdown');
+    expect(result.code).toBe(1);
+    const out = result.stdout;
+    expect(out).toContain('- Added: `ping_warehouse`');
+    expect(out).toContain('- Removed: `legacy_lookup`');
+    expect(out).toContain('| `create_refund` | `order_id` | `The order to refund.` | `The order to refund, as lookup_order returned it.` |');
+    expect(out).toContain('| `check_refund_status` | (tool) | `Report where a refund is (pending, sent, failed) by its refund id.` | `Report the state of a refund by its id.` |');
+    // Removing a tool is a breaking change, listed among the findings.
+    expect(out).toContain('`compat/tool-removed`');
+  }));
+
+test('markdown: nothing changed, nothing listed, exit 0', () =>
+  withDemo(async (demo) => {
+    const result = await check(demo, '--format', 'markdown');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('0 cases changed of 9');
+    expect(result.stdout).toContain('9 unchanged cases not listed.');
+    expect(result.stdout).not.toContain('####');
+  }));
+
+test('--against REF: the snapshots at the revision are the baseline, so a change committed with its updated snapshot still shows', () =>
+  withDemo(async (demo) => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: demo.dir, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' } });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'baseline');
+    // The edit and its snapshots updated together, as after `jest -u`.
+    demo.edit(POLICY, OLD_LINE, NEW_LINE);
+    for (const name of REFUND_CASES) demo.edit(`snapshots/refund_agent/${name}.txt`, OLD_LINE, NEW_LINE);
+    const onDisk = await check(demo, '--format', 'markdown');
+    expect(onDisk.code).toBe(0);
+    expect(onDisk.stdout).toContain('0 cases changed of 9');
+    const atHead = await check(demo, '--format', 'markdown', '--against', 'HEAD');
+    expect(atHead.code).toBe(0);
+    expect(atHead.stdout).toContain('3 cases changed of 9, compared with the snapshots at `HEAD`');
+    expect(atHead.stdout).toContain(`+${NEW_LINE}`);
+    // A case added since the revision has no baseline there: it is new.
+    demo.edit('prompts/cases/order_triage.yaml', '  cancellation:\n', '  cancellation_again:\n    input:\n      customer: { name: Tom Becker, id: C-20417 }\n      order_id: B-4410\n      message: "Cancel it, please."\n    retrieval: cancellations\n  cancellation:\n');
+    const added = await check(demo, '--format', 'markdown', '--against', 'HEAD');
+    expect(added.stdout).toContain('4 cases changed of 10');
+    expect(added.stdout).toContain('#### `order_triage` / `cancellation_again`: new');
+    const bad = await check(demo, '--format', 'html', '--against', 'no-such-ref');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no-such-ref');
+  }));
+
+test('markdown stays within GitHub\'s comment limit: a long diff is cut with a count of the lines left out', () =>
+  withDemo(async (demo) => {
+    const long = Array.from({ length: 4000 }, (_, i) => `- Rule ${i}: keep the customer informed about step ${i} of the refund.`).join('\n');
+    demo.edit(POLICY, OLD_LINE, `${OLD_LINE}\n${long}`);
+    const result = await check(demo, '--format', 'markdown');
+    expect(result.code).toBe(1);
+    expect(result.stdout.length).toBeLessThanOrEqual(65_536);
+    expect(result.stdout).toMatch(/… \d+ more diff lines not shown/);
+    expect(result.stdout).toContain('3 cases changed of 9');
+  }));
+
+test('html --output: one page written whole (no temporary file left), exit code of check; an unwritable path cannot run', () =>
+  withDemo(async (demo) => {
+    demo.edit(POLICY, OLD_LINE, NEW_LINE);
+    const out = join(demo.dir, 'out');
+    const result = await check(demo, '--format', 'html', '--output', join(out, 'report.html'));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(out)).toEqual(['report.html']);
+    const page = readFileSync(join(out, 'report.html'), 'utf8');
+    for (const name of REFUND_CASES) expect(page).toContain(`data-case="${name}"`);
+    expect(page).toContain('6 unchanged cases not shown.');
+    // A directory where the file should go: nothing written, exit 2.
+    mkdirSync(join(out, 'taken.html'));
+    const refused = await check(demo, '--format', 'html', '--output', join(out, 'taken.html'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Cannot write the report');
+    expect(readdirSync(out).sort()).toEqual(['report.html', 'taken.html']);
+    expect(existsSync(join(out, 'taken.html', 'index.html'))).toBe(false);
+  }));
