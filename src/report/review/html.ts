@@ -79,7 +79,7 @@ function tokenChart(cases: readonly CaseReview[]): string {
     return `<text x="0" y="${y + 13}">${escapeHtml(`${c.prompt} / ${c.case}`.slice(0, 40))}</text>${bar(c.tokens.before?.total, 1, '#afb8c1')}${bar(c.tokens.after?.total, 11, '#0969da')}<text x="${label + width + 8}" y="${y + 13}">${escapeHtml(tokenDelta(c.tokens))}</text>`;
   });
   const height = known.length * rowHeight + 8;
-  return `<svg class="chart" role="img" aria-label="Token totals before (grey) and now (blue)" width="${label + width + 200}" height="${height}" viewBox="0 0 ${label + width + 200} ${height}" xmlns="http://www.w3.org/2000/svg">${rows.join('')}</svg><p class="muted">Grey: before; blue: now.</p>`;
+  return `<svg class="chart" role="img" aria-label="Token totals before (grey) and now (blue)" width="${label + width + 200}" height="${height}" viewBox="0 0 ${label + width + 200} ${height}">${rows.join('')}</svg><p class="muted">Grey: before; blue: now.</p>`;
 }
 
 function toolsSection(review: Review): string {
