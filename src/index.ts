@@ -22,6 +22,8 @@ export type { DotpromptData, DotpromptMessage, DotpromptMetadata, DotpromptOptio
 export type { Message, Part, Role } from './render/messages.js';
 export type { SourceMap, SourceLocation } from './render/source-map.js';
 export { formatSnapshot } from './snapshot/format.js';
+export { countRenderedCase, formatTokenLine, parseSnapshotTokens } from './tokens/index.js';
+export type { TokenCount, TokenizerSetting } from './tokens/index.js';
 
 export { defineNotation, extractToolCalls } from './extract/index.js';
 export { preloadMarkdown } from './extract/markdown.js';

@@ -11,15 +11,16 @@ import { replaceFile, writeFailure } from './util/files.js';
 import { onCi } from './util/ci.js';
 import type { RenderedCase, RenderedItem } from './render/render.js';
 import type { PromptModule } from './render/module.js';
-import type { CaseRef } from './checks/cases.js';
+import type { CaseRef, TokenBaselineAt } from './checks/cases.js';
 import { checkCaseInput } from './checks/case-input.js';
-import { moduleToolFindings, promptWithoutCase, renderOptions } from './checks/cases.js';
+import { moduleToolFindings, promptWithoutCase, renderOptions, tokenBaselineOf } from './checks/cases.js';
 import { splitCoverage } from './checks/findings.js';
 import { exampleRules } from './extract/rules.js';
 import { SchemaCompiler } from './schema/validator.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
 import type { NotationDefinition } from './extract/notation.js';
 import { formatSnapshot, formatToolsBaseline } from './snapshot/format.js';
+import type { TokenCount } from './tokens/index.js';
 import { foreignMessage, reconcile, removeLeftovers, removeObsolete, scanSnapshots, snapshotFile, toolsBaselineFile, type SnapshotResult, type UpdateMode } from './snapshot/state.js';
 
 const plainColors = { RECEIVED_COLOR: (s: string) => s, EXPECTED_COLOR: (s: string) => s };
@@ -117,10 +118,10 @@ function findingsMessage(title: string, diagnostics: readonly Diagnostic[]): str
 /** Custom matchers; `contractSuite` registers them, or call `expect.extend(promptMatchers)` (Jest or Vitest). */
 export const promptMatchers = {
   /** The rendered text and its tools match the committed `snapshots/<prompt>/<case>.txt`, with Jest's update semantics. */
-  toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, options: { dir?: string } = {}): MatcherResult {
+  toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, options: { dir?: string; tokens?: TokenCount } = {}): MatcherResult {
     const dir = options.dir ?? join(process.cwd(), 'snapshots');
     const file = snapshotFile(dir, received.prompt, received.case);
-    const result = reconcile(file, formatSnapshot(received), updateMode(this.snapshotState), process.cwd(), dir);
+    const result = reconcile(file, formatSnapshot(received, options.tokens), updateMode(this.snapshotState), process.cwd(), dir);
     count(this.snapshotState, result);
     const pass = result.status === 'matched' || result.status === 'written' || result.status === 'updated';
     return { pass, message: () => (pass ? inert(`Expected \`${received.prompt}\` case \`${received.case}\` not to match its snapshot`) : snapshotMessage(`Prompt \`${received.prompt}\` case \`${received.case}\``, result, this.utils)) };
@@ -255,6 +256,8 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const { loadProject } = await import('./project.js');
   const { listCases, renderAnyCase, renderDataItems } = await import('./render/render.js');
   const run = await import('./checks/run.js');
+  const { countRenderedCase } = await import('./tokens/index.js');
+  const { budgetFindings, caseTokenizer } = await import('./tokens/budget.js');
   // The extractor's Markdown fallback cannot be required inside Jest's module system: load it now.
   await (await import('./extract/markdown.js')).preloadMarkdown();
   const cwd = options.cwd ?? (options.config === undefined ? projectOf((g.expect.getState() as { testPath?: unknown }).testPath, (await import('./config/index.js')).configFileNames) : undefined) ?? process.cwd();
@@ -267,8 +270,12 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const { config, registry, tools } = project;
   // The project's snapshot folder is bound into the matchers this suite registers.
   g.expect.extend({
-    toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, o: { dir?: string } = {}) {
-      return promptMatchers.toMatchPromptSnapshot.call(this, received, { dir: config.snapshots, ...o });
+    toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, o: { dir?: string; tokens?: TokenCount } = {}) {
+      // Counted with the case's own tokenizer, as `check` counts it.
+      const prompt = project.module.prompts.get(received.prompt);
+      const testCase = prompt?.cases.get(received.case);
+      const tokens = prompt && testCase ? { tokens: countRenderedCase(received, caseTokenizer(config, prompt, testCase)) } : {};
+      return promptMatchers.toMatchPromptSnapshot.call(this, received, { dir: config.snapshots, ...tokens, ...o });
     },
     toHaveValidToolExamples: promptMatchers.toHaveValidToolExamples,
   } as never);
@@ -293,7 +300,25 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   // The cache `check` keeps (src/checks/cache.ts): when no prompt file changed since the last
   // run, the prompts are not parsed, and a case found clean then (its snapshot unchanged too)
   // passes without being rendered again.
-  const cache = options.cache === false ? undefined : (await import('./checks/cache.js')).CheckCache.open(project, { strict });
+  // Budget growth is measured against the `against` revision when there is one: its commit keys the cache (a revision that cannot be read leaves the cache out; the tests that read it say why).
+  const againstCommit = against === undefined ? undefined : (() => {
+    try {
+      return run.resolveRevision(project, against.ref, project.display(baselineFile), against.from);
+    } catch {
+      return undefined;
+    }
+  })();
+  const cache = options.cache === false || (against !== undefined && againstCommit === undefined) ? undefined : (await import('./checks/cache.js')).CheckCache.open(project, { strict, ...(againstCommit === undefined ? {} : { against: againstCommit }) });
+  // The snapshots' token counts at the revision, read once for this shard's cases when the first case needs them.
+  let tokensAt: TokenBaselineAt | undefined;
+  const tokenBaselineAt = async (): Promise<TokenBaselineAt | undefined> => {
+    if (against === undefined) return undefined;
+    if (tokensAt) return tokensAt;
+    const commit = run.resolveRevision(project, against.ref, project.display(baselineFile), against.from);
+    const { snapshotTokensAt } = await import('./tokens/baseline.js');
+    const files = shardSlice(cases, shard).map((c) => snapshotFile(config.snapshots, c.prompt, c.case));
+    return (tokensAt = { ref: against.ref, counts: snapshotTokensAt(config.root, commit, files, project.display(config.snapshots)) });
+  };
   const unchanged = shard === undefined ? cache?.unchangedEntries() : undefined;
   const moduleOf = (): PromptModule => project.module;
   const cases: CaseRef[] = unchanged ? unchanged.order : await placed(cwd, () => listCases(moduleOf()));
@@ -403,8 +428,12 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         const state = snapshotState();
         // Before the snapshot is read: one replaced during the check is then stored as unseen.
         const stampBefore = cache?.snapshotStamp(ref);
+        const testCase = definition.cases.get(caseName)!;
+        const tokens = await placed(cwd, () => countRenderedCase(rendered, caseTokenizer(config, definition, testCase)));
+        // Read before `-u` may rewrite the snapshot: updating it must not hide the growth in the same run.
+        const tokenBaseline = tokenBaselineOf({ config, ...(against === undefined ? {} : { tokenBaseline: (await tokenBaselineAt())! }) }, file);
         // Run both checks and report both: a stale example must not hide behind a snapshot diff.
-        const result = await placed(cwd, () => reconcile(file, formatSnapshot(rendered), updateMode(state), process.cwd(), config.snapshots));
+        const result = await placed(cwd, () => reconcile(file, formatSnapshot(rendered, tokens), updateMode(state), process.cwd(), config.snapshots));
         count(state, result);
         const failures: string[] = [];
         const snapshotProblem = run.snapshotFindings(result, { prompt, case: caseName });
@@ -419,7 +448,10 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         // What `check` keeps for this case: a written or updated snapshot is the file as now written.
         // An input error `check` stops the case at, even where the policy lowered it, is all `check` reports for it.
         const written = result.status === 'written' || result.status === 'updated';
-        cache?.storeCase(ref, rawInput.some((d) => d.severity === 'error') ? rawInput : [...rawInput, ...examples, ...run.snapshotFindings(written ? { ...result, status: 'matched' } : result, ref)], written ? cache.snapshotStamp(ref) : stampBefore!);
+        const budget = budgetFindings(config, definition, testCase, tokens, tokenBaseline);
+        // Once written, the snapshot states this count: `check` then sees no growth against it (unless against a revision).
+        const budgetKept = written && against === undefined ? budget.filter((d) => d.ruleId !== 'budget/grew') : budget;
+        cache?.storeCase(ref, rawInput.some((d) => d.severity === 'error') ? rawInput : [...rawInput, ...examples, ...run.snapshotFindings(written ? { ...result, status: 'matched' } : result, ref), ...budgetKept], written ? cache.snapshotStamp(ref) : stampBefore!);
         settledCases.add(file);
         for (const d of examples) {
           if (d.ruleId === exampleRules.coverage.id) {
@@ -433,6 +465,11 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
         own.push(...inputProblems);
         try {
           settle(`Tool-call examples in \`${prompt}\` case \`${caseName}\` do not match the current tool schemas. Edit the file and line named below:`, await policy(dedupe(own)), reported);
+        } catch (error) {
+          failures.push((error as Error).message);
+        }
+        try {
+          settle(`The token count of \`${prompt}\` case \`${caseName}\` is past its budget or grew:`, await policy(budget), reported);
         } catch (error) {
           failures.push((error as Error).message);
         }

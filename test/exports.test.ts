@@ -5,9 +5,9 @@ import * as jestApi from '../src/jest.js';
 test('the main entry exports exactly these names', () => {
   expect(Object.keys(api).sort()).toEqual([
     'InputError', 'ToolShapeError', 'aiSdkAgent', 'aiSdkCall', 'allRules', 'applyPolicy', 'attachWitnesses', 'checkExamples', 'checkHandler', 'checkHandlers',
-    'checkPersisted', 'checkRecorded', 'checkRenderedExamples', 'defineConfig', 'defineNotation', 'definePrompt', 'defineTool', 'diffTools', 'extractToolCalls', 'format',
-    'formatSnapshot', 'langChainPrompt', 'lintTools', 'listCases', 'loadConfig', 'loadPolicy', 'loadProject', 'loadPromptModule', 'mastraAgent', 'normalizeTool', 'normalizeTools', 'openAiAgent',
-    'preloadMarkdown', 'providerNames', 'readPersistedCalls', 'readRecordedCalls', 'readToolsFile', 'renderAnyCase', 'renderCase', 'renderDataItems', 'renderDotprompt', 'resolveHandlerSchema',
+    'checkPersisted', 'checkRecorded', 'checkRenderedExamples', 'countRenderedCase', 'defineConfig', 'defineNotation', 'definePrompt', 'defineTool', 'diffTools', 'extractToolCalls', 'format',
+    'formatSnapshot', 'formatTokenLine', 'langChainPrompt', 'lintTools', 'listCases', 'loadConfig', 'loadPolicy', 'loadProject', 'loadPromptModule', 'mastraAgent', 'normalizeTool', 'normalizeTools', 'openAiAgent',
+    'parseSnapshotTokens', 'preloadMarkdown', 'providerNames', 'readPersistedCalls', 'readRecordedCalls', 'readToolsFile', 'renderAnyCase', 'renderCase', 'renderDataItems', 'renderDotprompt', 'resolveHandlerSchema',
     'ruleById', 'runCheck', 'toJsonReport', 'zodToJsonSchema',
   ]);
 });

@@ -252,7 +252,7 @@ export class CheckCache {
   }
 
   /** The cache of `project`, or undefined when it cannot be kept (no folder for it, custom notations). */
-  static open(project: Project, options: { strict: boolean; env?: NodeJS.ProcessEnv }): CheckCache | undefined {
+  static open(project: Project, options: { strict: boolean; env?: NodeJS.ProcessEnv; against?: string }): CheckCache | undefined {
     const { config } = project;
     if (config.notations && config.notations.length > 0) return undefined;
     const folder = cacheFolder(project, options.env);
@@ -272,7 +272,8 @@ export class CheckCache {
       project.cwd ?? process.cwd(),
       // Every value a tool can carry, told apart: JSON.stringify writes Infinity, NaN and an `undefined` in a list all as `null`.
       exactKey(project.tools),
-      JSON.stringify({ strict: options.strict, snapshots: config.snapshots, prompts: config.prompts }),
+      // `against`: the commit whose snapshots `budget/grew` compares with.
+      JSON.stringify({ strict: options.strict, snapshots: config.snapshots, prompts: config.prompts, ...(options.against === undefined ? {} : { against: options.against }) }),
     );
     let old: CacheFile | undefined;
     try {

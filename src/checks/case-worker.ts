@@ -30,7 +30,7 @@ if (port !== null) {
       }
       // Links in the prompts folder may lead anywhere in the project, as the main thread read them.
       lazy = openPromptModule(config.prompts, data.cwd, new Map(data.casesFiles), config.root);
-      project = { config, registry, module: lazy.module };
+      project = { config, registry, module: lazy.module, ...(data.tokenBaseline === undefined ? {} : { tokenBaseline: { ref: data.tokenBaseline.ref, counts: new Map(data.tokenBaseline.counts) } }) };
     } catch (error) {
       setup = errorMessage(error);
     }

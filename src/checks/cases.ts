@@ -7,6 +7,7 @@
  * runs slow takes fewer; each reads only the prompts of the groups it takes. Results and the
  * first error are put back in group order: any number of threads reports what one reports.
  */
+import { relative, sep } from 'node:path';
 import { inert } from '../report/inert.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { Project } from '../project.js';
@@ -24,14 +25,41 @@ import { checkToolExamples } from './tool-examples.js';
 import { reconcile, snapshotFile } from '../snapshot/state.js';
 import { formatSnapshot } from '../snapshot/format.js';
 import { snapshotFindings, notationsOf } from './findings.js';
+import { countRenderedCase, type TokenCount, type TokenizerSetting } from '../tokens/index.js';
+import { budgetFindings, caseTokenizer, type TokenBaseline } from '../tokens/budget.js';
+import { readSnapshotTokens } from '../tokens/baseline.js';
 
 export interface CaseRef {
   prompt: string;
   case: string;
 }
 
-/** What the per-case checks read of a project; `rendered`: the cases of prompt modules, rendered beforehand (their builders may answer later). */
-export type CaseContext = Pick<Project, 'config' | 'module' | 'registry'> & { rendered?: ReadonlyMap<string, RenderedCase | { failed: unknown }> };
+/**
+ * What the per-case checks read of a project; `rendered`: the cases of prompt modules, rendered
+ * beforehand (their builders may answer later); `tokenBaseline`: the snapshots' token counts at
+ * the `--against` revision, by snapshot file, which `budget/grew` compares with instead of the
+ * working tree's snapshots.
+ */
+export type CaseContext = Pick<Project, 'config' | 'module' | 'registry'> & { rendered?: ReadonlyMap<string, RenderedCase | { failed: unknown }>; tokenBaseline?: TokenBaselineAt };
+
+/** The snapshots' token counts at a git revision, by absolute snapshot file. */
+export interface TokenBaselineAt {
+  ref: string;
+  counts: ReadonlyMap<string, TokenCount>;
+}
+
+/** What `budget/grew` compares a case with: its count at the `--against` revision, else its committed snapshot's as read before any write. */
+export function tokenBaselineOf(context: Pick<CaseContext, 'config' | 'tokenBaseline'>, file: string): TokenBaseline | undefined {
+  const at = context.tokenBaseline;
+  if (at !== undefined) {
+    const count = at.counts.get(file);
+    return count === undefined ? undefined : { count, from: `${at.ref}:${relativeTo(context.config.root, file)}` };
+  }
+  const count = readSnapshotTokens(file);
+  return count === undefined ? undefined : { count, from: file };
+}
+
+const relativeTo = (root: string, file: string): string => relative(root, file).split(sep).join('/');
 
 /** The key of a case in `CaseContext.rendered`. */
 export const caseKey = (prompt: string, name: string): string => `${prompt}\u0000${name}`;
@@ -79,11 +107,18 @@ export function checkOneCase(project: CaseContext, ref: CaseRef, compiler: Schem
   const early = definition.code === undefined ? undefined : project.rendered?.get(caseKey(ref.prompt, ref.case));
   if (early !== undefined && 'failed' in early) throw early.failed;
   const rendered = early ?? renderCase(module, ref.prompt, ref.case, registry, renderOptions(config));
+  const testCase = definition.cases.get(ref.case)!;
+  const tokens = countRenderedCase(rendered, caseTokenizer(config, definition, testCase));
+  const file = snapshotFile(config.snapshots, ref.prompt, ref.case);
+  const snapshot = reconcile(file, formatSnapshot(rendered, tokens), 'none', process.cwd(), config.snapshots);
+  // A matching snapshot states this very count: only a changed one is read for its baseline.
+  const baseline = project.tokenBaseline !== undefined || snapshot.status !== 'matched' ? tokenBaselineOf(project, file) : undefined;
   return [
     ...inputProblems,
     ...moduleToolFindings(rendered, registry, { strict: config.strictExamples === true, compiler, ...notationsOf(config) }),
     ...checkRenderedExamples(rendered, { strict: config.strictExamples === true, compiler, snapshots: config.snapshots, ...notationsOf(config) }),
-    ...snapshotFindings(reconcile(snapshotFile(config.snapshots, ref.prompt, ref.case), formatSnapshot(rendered), 'none', process.cwd(), config.snapshots), ref),
+    ...snapshotFindings(snapshot, ref),
+    ...budgetFindings(config, definition, testCase, tokens, baseline),
   ];
 }
 
@@ -157,6 +192,8 @@ export interface CheckGroupsOptions {
   compiler: SchemaCompiler;
   /** Threads to use: 1 keeps everything in this thread; undefined picks them by cores and cases (see threadsFor). */
   workers?: number;
+  /** The token counts `budget/grew` compares with, at the `--against` revision. */
+  tokenBaseline?: TokenBaselineAt;
 }
 
 /** Slots of the Int32Array the threads share: the next group to take, the lowest group that failed, then one per worker. */
@@ -172,7 +209,9 @@ export interface CaseWorkerData {
   cwd: string;
   /** The config file, loaded again when `inline` is absent (custom notations are functions, which cannot be sent). */
   config: string;
-  inline?: { config: { root: string; prompts: string; snapshots: string; strictExamples?: boolean; maxRenderedBytes?: number }; tools: ToolSpec[] };
+  inline?: { config: { file: string; root: string; prompts: string; snapshots: string; strictExamples?: boolean; maxRenderedBytes?: number; tokenizer?: TokenizerSetting; budget?: number; budgetGrowth?: number; providers?: string[] }; tools: ToolSpec[] };
+  /** The token counts at the `--against` revision (CaseContext.tokenBaseline), as pairs. */
+  tokenBaseline?: { ref: string; counts: Array<[string, TokenCount]> };
   groups: CaseGroup[];
   /** The cases files of each prompt in `groups`, as the main thread read them (see casesFilesOf): pairs, as a prompt may be named `__proto__`. */
   casesFiles: Array<[string, string[]]>;
@@ -272,7 +311,8 @@ function inlineProject(project: CaseContext): CaseWorkerData['inline'] {
   const { config } = project;
   if (notationsOf(config).notations !== undefined) return undefined;
   const tools = [...project.registry.values()].map(({ handler: _handler, ...tool }) => tool);
-  const inline = { config: { root: config.root, prompts: config.prompts, snapshots: config.snapshots, ...(config.strictExamples === undefined ? {} : { strictExamples: config.strictExamples }), ...(config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes }) }, tools };
+  const budget = { ...(config.tokenizer === undefined ? {} : { tokenizer: config.tokenizer }), ...(config.budget === undefined ? {} : { budget: config.budget }), ...(config.budgetGrowth === undefined ? {} : { budgetGrowth: config.budgetGrowth }), ...(config.providers === undefined ? {} : { providers: config.providers }) };
+  const inline = { config: { file: config.file, root: config.root, prompts: config.prompts, snapshots: config.snapshots, ...(config.strictExamples === undefined ? {} : { strictExamples: config.strictExamples }), ...(config.maxRenderedBytes === undefined ? {} : { maxRenderedBytes: config.maxRenderedBytes }), ...budget }, tools };
   try {
     structuredClone(inline);
   } catch {
@@ -287,6 +327,7 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
   // A prompt module's cases are rendered here first, and checked on this thread: what they rendered cannot be sent to a worker.
   const rendered = await renderCodeCases(project, groups);
   if (rendered.size > 0) project = Object.assign(Object.create(project) as Project, { rendered });
+  if (options.tokenBaseline !== undefined) project = Object.assign(Object.create(project) as Project, { tokenBaseline: options.tokenBaseline });
   const threads = rendered.size > 0 ? 1 : Math.min(await threadsFor(cases, options.workers), groups.length);
   const shared = new Int32Array(new SharedArrayBuffer(4 * (ACTIVE + Math.max(0, threads - 1))));
   Atomics.store(shared, FAILED, groups.length);
@@ -307,7 +348,8 @@ export async function checkGroups(project: Project, groups: readonly CaseGroup[]
   const cwd = project.cwd ?? process.cwd();
   const names = new Set(groups.map((g) => g.prompt));
   const casesFiles = [...casesFilesOf(project.module, cwd)].filter(([name]) => names.has(name));
-  const base = { cwd, config: project.config.file, groups: [...groups], casesFiles, shared: shared.buffer as SharedArrayBuffer };
+  const tokenBaseline = options.tokenBaseline === undefined ? {} : { tokenBaseline: { ref: options.tokenBaseline.ref, counts: [...options.tokenBaseline.counts] } };
+  const base = { cwd, config: project.config.file, groups: [...groups], casesFiles, shared: shared.buffer as SharedArrayBuffer, ...tokenBaseline };
   const inline = inlineProject(project);
   const workers = Array.from({ length: threads - 1 }, (_unused, slot) => {
     // The main thread's stack (V8's default, just under 1 MiB), not a worker's 4 MiB: input nested too deeply for one is for the other.

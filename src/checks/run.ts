@@ -24,6 +24,7 @@ import { snapshotRules } from '../snapshot/rules.js';
 import { onCi } from '../util/ci.js';
 import { checkSnapshotsFolder, ownsText, reconcile, scanSnapshots, snapshotFile, toolsBaselineFile } from '../snapshot/state.js';
 import { normalizeTools } from '../tools/normalize.js';
+import { snapshotTokensAt } from '../tokens/baseline.js';
 import { isProviderName, lintTools, providerNames } from './provider/index.js';
 
 
@@ -205,14 +206,15 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
   checkProjectSnapshots(project);
   // A revision that cannot be used stops the run before any work is done.
   const against = options.against !== undefined ? { ref: options.against, from: '--against' } : defaultAgainst();
-  if (against !== undefined) resolveRevision(project, against.ref, project.display(toolsBaselineFile(config.snapshots)), against.from);
+  const againstCommit = against === undefined ? undefined : resolveRevision(project, against.ref, project.display(toolsBaselineFile(config.snapshots)), against.from);
   const { formatToolsBaseline } = await import('../snapshot/format.js');
   const expected = new Set<string>();
   const baselineFile = toolsBaselineFile(config.snapshots);
   expected.add(baselineFile);
   const shard = options.shard;
-  const cache = options.cache === false ? undefined : (await import('./cache.js')).CheckCache.open(project, { strict });
-  const { findings, cases } = await promptFindings(project, { ...options, compiler, strict }, cache);
+  // Budget growth is measured against the revision too: its commit is part of each case's key.
+  const cache = options.cache === false ? undefined : (await import('./cache.js')).CheckCache.open(project, { strict, ...(againstCommit === undefined ? {} : { against: againstCommit }) });
+  const { findings, cases } = await promptFindings(project, { ...options, compiler, strict, ...(against === undefined ? {} : { tokensAgainst: { ref: against.ref, commit: againstCommit! } }) }, cache);
   out.push(...findings);
   // Every case's snapshot is expected, whichever shard renders it: obsolete means obsolete for all.
   for (const { prompt, case: caseName } of cases) expected.add(snapshotFile(config.snapshots, prompt, caseName));
@@ -256,7 +258,7 @@ export async function runCheck(project: Project, options: CheckOptions = {}): Pr
  * under the prompts folder changed, the prompts are not even read. The rest are checked, over
  * worker threads when there are many.
  */
-async function promptFindings(project: Project, options: CheckOptions & { compiler: SchemaCompiler; strict: boolean }, cache: CheckCache | undefined): Promise<{ findings: Diagnostic[]; cases: CaseRef[] }> {
+async function promptFindings(project: Project, options: CheckOptions & { compiler: SchemaCompiler; strict: boolean; tokensAgainst?: { ref: string; commit: string } }, cache: CheckCache | undefined): Promise<{ findings: Diagnostic[]; cases: CaseRef[] }> {
   const { config, registry } = project;
   const { compiler, strict, shard } = options;
   const stats = (count: number): void => {
@@ -279,7 +281,10 @@ async function promptFindings(project: Project, options: CheckOptions & { compil
   const groups = caseGroups(todo.map((i) => mine[i]!), itemsTodo);
   // Before any case reads its snapshot: a snapshot replaced during the run is then stored as unseen.
   const snapshotStamps = cache ? todo.map((i) => cache.snapshotStamp(mine[i]!)) : [];
-  const done = await checkGroups(project, groups, { compiler, ...(options.workers === undefined ? {} : { workers: options.workers }) });
+  // The token counts at the `--against` revision, for the cases checked now, in one git call.
+  const against = options.tokensAgainst;
+  const tokenBaseline = against === undefined ? undefined : { ref: against.ref, counts: snapshotTokensAt(config.root, against.commit, todo.map((i) => snapshotFile(config.snapshots, mine[i]!.prompt, mine[i]!.case)), project.display(config.snapshots)) };
+  const done = await checkGroups(project, groups, { compiler, ...(options.workers === undefined ? {} : { workers: options.workers }), ...(tokenBaseline === undefined ? {} : { tokenBaseline }) });
   const fresh = done.flatMap((result) => result.cases);
   todo.forEach((i, k) => {
     results[i] = fresh[k]!;

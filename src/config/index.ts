@@ -13,6 +13,7 @@ import { checkLocalImports } from './local-imports.js';
 import { LineIndex } from '../util/lines.js';
 import { suggestName } from '../util/suggest.js';
 import { configRules } from './rules.js';
+import { isTokenizerSetting, TOKENIZER_EXPECTED, type TokenizerSetting } from '../tokens/index.js';
 
 /** A conversation store to read `tool_use` blocks from. Sampling belongs in the query (`LIMIT`, `TABLESAMPLE`, `ORDER BY random()`). */
 export type PersistedSourceConfig = PersistedSource;
@@ -55,6 +56,12 @@ export interface PromptContractConfig {
   strictExamples?: boolean;
   /** House notations for few-shot calls, read besides the built-in ones: `[defineNotation({ name, find, parse })]`. */
   notations?: NotationDefinition<any>[];
+  /** The tokenizer snapshots count with where no prompt or case names one (docs/tokens.md); default `o200k_base`. */
+  tokenizer?: TokenizerSetting;
+  /** Most tokens a case may send (prompt + tools); a prompt's frontmatter or a case may set its own (`budget/exceeded`). */
+  budget?: number;
+  /** Share a case may grow by against its baseline snapshot before `budget/grew` warns (0.1 is 10%, the default). */
+  budgetGrowth?: number;
 }
 
 /** Identity function that gives a config file type checking and completion. */
@@ -229,6 +236,9 @@ const configSchema = z.strictObject(
         { error: 'Expected `notations` to be a list of `defineNotation({ name, find, parse })` values' },
       )
       .optional(),
+    tokenizer: z.custom<TokenizerSetting>(isTokenizerSetting, { error: expected(TOKENIZER_EXPECTED) }).optional(),
+    budget: z.number({ error: expected('a whole number of tokens, at least 1') }).int().min(1).optional(),
+    budgetGrowth: z.number({ error: expected('a share such as 0.1 (10%), 0 or more') }).min(0).optional(),
     // A JSON config may name a JSON Schema for editors; it means nothing to prompt-contract.
     $schema: z.string().optional(),
   },
@@ -284,6 +294,15 @@ function locateKey(text: string, path: Path): { line: number; column: number } |
     from = match.index + match[0].length;
   }
   return at === undefined ? undefined : new LineIndex(text).at(at);
+}
+
+/** Where the key at `path` is written in a config file, for a finding or an error about its value; undefined when it is not written out. */
+export function locateConfigKey(file: string, path: Path): { line: number; column: number } | undefined {
+  try {
+    return locateKey(withoutComments(readRegularFileSync(file)), path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Removes `key` from the object at `path`, copying only what leads there. */

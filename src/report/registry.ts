@@ -8,6 +8,7 @@ import { recordedRules } from '../checks/recorded.rules.js';
 import { exampleRules } from '../extract/rules.js';
 import { snapshotRules } from '../snapshot/rules.js';
 import { descriptionRules } from '../tools/descriptions.js';
+import { budgetRules } from '../tokens/rules.js';
 import type { RuleMeta } from './rule.js';
 
 /** Every rule prompt-contract reports, by family. A test walks it: each rule has docs and a test. */
@@ -21,6 +22,7 @@ export const ruleFamilies: Readonly<Record<string, Readonly<Record<string, RuleM
   snapshot: snapshotRules,
   config: { ...descriptionRules, ...configRules },
   render: caseRules,
+  budget: budgetRules,
 };
 
 export const allRules: readonly RuleMeta[] = Object.values(ruleFamilies).flatMap((family) => Object.values(family));

@@ -3,6 +3,8 @@ import type { RenderedCase } from '../render/render.js';
 import { type Shape, toWire } from '../render/wire.js';
 import type { JsonSchemaObject, ToolSpec } from '../tools/types.js';
 import { isRecord } from '../util/values.js';
+import { countRenderedCase, formatTokenLine, type TokenCount } from '../tokens/index.js';
+import { baselineBody, sentExamples, toolsAsSent } from './tools-wire.js';
 
 const RULE = '='.repeat(72);
 
@@ -20,8 +22,8 @@ const SNAPSHOT_VERSION = 2;
 export const TOOLS_BASELINE_KEY = 'prompt-contract';
 export const TOOLS_BASELINE_MARK = 'tools baseline 1';
 
-/** The snapshot line that holds the first line of the rendered prompt (after the 7 header lines). */
-export const SNAPSHOT_TEXT_LINE = 8;
+/** The snapshot line that holds the first line of the rendered prompt (after the 8 header lines). */
+export const SNAPSHOT_TEXT_LINE = 9;
 
 function typeOf(schema: Record<string, unknown>): string {
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
@@ -85,11 +87,6 @@ export function formatTool(tool: ToolSpec): string {
   return text;
 }
 
-/** The example inputs sent with a tool (`input_examples`): the entries that are inputs, as written. */
-function sentExamples(tool: ToolSpec): unknown[] {
-  return (tool.inputExamples ?? []).flatMap((e) => (e.problem === undefined ? [e.input] : []));
-}
-
 function formatToolText(tool: ToolSpec): string {
   const lines = [`### ${tool.name}`, ''];
   if (tool.provided) {
@@ -110,11 +107,13 @@ function formatToolText(tool: ToolSpec): string {
 /**
  * The snapshot of one rendered case: the prompt text verbatim between two marker lines (no
  * escaping: a reviewer reads backticks, quotes and newlines as sent), then every tool sent
- * beside it. Plain text, so a pull request diff shows wording changes line by line.
+ * beside it. Plain text, so a pull request diff shows wording changes line by line. The header
+ * states the token count (`tokens`, counted with the default tokenizer when not given).
  */
-export function formatSnapshot(rendered: RenderedCase): string {
+export function formatSnapshot(rendered: RenderedCase, tokens: TokenCount = countRenderedCase(rendered)): string {
   const text = rendered.text;
-  const head = [`${SNAPSHOT_HEADER} ${SNAPSHOT_VERSION}`, `prompt: ${rendered.prompt}`, `case: ${rendered.case}`, ''];
+  // The count goes in the header, one line a reviewer sees change in the diff and budgets read back (src/tokens).
+  const head = [`${SNAPSHOT_HEADER} ${SNAPSHOT_VERSION}`, `prompt: ${rendered.prompt}`, `case: ${rendered.case}`, formatTokenLine(tokens), ''];
   const body = rendered.messages && rendered.conversation
     ? formatMessages(rendered.messages, rendered.conversation.shape)
     : [`${RULE}`, `rendered prompt, verbatim${text.endsWith('\n') ? '' : ' (no final newline)'}`, `${RULE}`, text + (text.endsWith('\n') ? '' : '\n')];
@@ -153,21 +152,6 @@ export function formatMessages(messages: readonly Message[], shape: Shape): stri
   return out;
 }
 
-function baselineBody(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {
-  // A provider-defined tool as it is sent: read back, it is one again.
-  return tools.map((t) => {
-    if (t.provided) return providedAsSent(t);
-    const examples = sentExamples(t);
-    return { name: t.name, ...(t.description === undefined ? {} : { description: t.description }), input_schema: t.inputSchema, ...(examples.length === 0 ? {} : { input_examples: examples }) };
-  });
-}
-
-/** A provider-defined tool's definition, with its name in it (an AI SDK tool is named by its key, not inside): read back, it is the same tool. */
-function providedAsSent(t: ToolSpec): Record<string, unknown> {
-  const definition = t.provided!.definition;
-  return typeof definition.name === 'string' ? definition : { name: t.name, ...definition };
-}
-
 /**
  * Tool definitions as a provider's request carries them (what `render --tools` prints):
  * Anthropic's `{"tools": [{name, description, input_schema}]}` (the default, and the shape
@@ -175,13 +159,7 @@ function providedAsSent(t: ToolSpec): Record<string, unknown> {
  * Gemini's `{"tools": [{"functionDeclarations": [...]}]}`.
  */
 export function formatTools(tools: readonly ToolSpec[], shape: 'anthropic' | 'openai' | 'gemini' = 'anthropic'): string {
-  const described = (t: ToolSpec) => (t.description === undefined ? { name: t.name } : { name: t.name, description: t.description });
-  let body: unknown;
-  // A provider-defined tool goes as it is written, whatever the shape: it is that provider's to read.
-  if (shape === 'openai') body = tools.map((t) => (t.provided ? providedAsSent(t) : { type: 'function', function: { ...described(t), parameters: t.inputSchema, ...(t.strict === undefined ? {} : { strict: t.strict }) } }));
-  else if (shape === 'gemini') body = [...tools.flatMap((t) => (t.provided ? [providedAsSent(t)] : [])), { functionDeclarations: tools.filter((t) => !t.provided).map((t) => ({ ...described(t), parametersJsonSchema: t.inputSchema })) }];
-  else body = baselineBody(tools);
-  return `${JSON.stringify({ tools: body }, null, 2)}\n`;
+  return `${JSON.stringify({ tools: toolsAsSent(tools, shape) }, null, 2)}\n`;
 }
 
 /**

@@ -1,0 +1,99 @@
+/**
+ * The tokenizers, each loaded the first time a count needs it: an encoding's tables take a
+ * sixth of a second to load, and a run whose cases all use one encoding never loads the other.
+ * Loaded with `require` so that a count stays synchronous inside the case checks.
+ */
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { InputError } from '../util/errors.js';
+import { readRegularFileSync } from '../util/files.js';
+
+const require = createRequire(import.meta.url);
+
+/** A function from text to its number of tokens. */
+export type Counter = (text: string) => number;
+
+export type EncodingName = 'o200k_base' | 'cl100k_base';
+
+interface GptEncodingModule {
+  countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
+}
+
+const encodings = new Map<EncodingName, Counter>();
+/** Special-token text (`<|endoftext|>`) in a prompt is counted as the ordinary text an API reads it as, never refused. */
+const asText = { disallowedSpecial: new Set<string>() };
+
+/** The exact counter of one of OpenAI's encodings, as gpt-tokenizer ships it (no download). */
+export function encodingCounter(name: EncodingName): Counter {
+  let counter = encodings.get(name);
+  if (counter === undefined) {
+    const mod = require(`gpt-tokenizer/encoding/${name}`) as GptEncodingModule;
+    counter = (text) => (text === '' ? 0 : mod.countTokens(text, asText));
+    encodings.set(name, counter);
+  }
+  return counter;
+}
+
+interface HfTokenizer {
+  encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
+}
+
+/** Loaded `tokenizer.json` files by absolute path, with the file's size and time (an edited file is read again; a tokenizer file runs to megabytes, read once). */
+const jsonTokenizers = new Map<string, { stamp: string; counter: Counter }>();
+
+function stampOf(file: string): string | undefined {
+  try {
+    const s = statSync(file);
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a `tokenizerJson` setting is written, for the errors that name it. */
+export interface SettingPlace {
+  file?: string | undefined;
+  line?: number | undefined;
+  column?: number | undefined;
+}
+
+/**
+ * The counter of an open model's `tokenizer.json`, through `@huggingface/tokenizers` (an
+ * optional peer dependency). A missing package, an unreadable file or one that does not parse
+ * is an InputError at the setting that names it: the run cannot give the count it was asked for.
+ */
+export function tokenizerJsonCounter(file: string, shown: string, place: SettingPlace): Counter {
+  const stamp = stampOf(file);
+  const known = jsonTokenizers.get(file);
+  if (known && stamp !== undefined && known.stamp === stamp) return known.counter;
+  let text: string;
+  try {
+    text = readRegularFileSync(file);
+  } catch (error) {
+    throw new InputError('config/tokenizer', `Cannot read the tokenizer file \`${shown}\` (${(error as Error).message}); expected the path of a model's tokenizer.json, relative to the file that names it`, place, { cause: error });
+  }
+  let Tokenizer: new (json: object, config: object) => HfTokenizer;
+  try {
+    ({ Tokenizer } = require('@huggingface/tokenizers') as { Tokenizer: typeof Tokenizer });
+  } catch (error) {
+    throw new InputError('config/tokenizer', `Cannot count with \`${shown}\`: the package \`@huggingface/tokenizers\` is not installed; expected it installed beside prompt-contract (npm install --save-dev @huggingface/tokenizers), or another \`tokenizer\``, place, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InputError('config/tokenizer', `Cannot parse the tokenizer file \`${shown}\`: ${(error as Error).message}; expected a model's tokenizer.json`, place, { cause: error });
+  }
+  let tokenizer: HfTokenizer;
+  try {
+    if (typeof json !== 'object' || json === null || !('model' in json)) throw new Error('it has no `model`');
+    tokenizer = new Tokenizer(json, {});
+    tokenizer.encode('a');
+  } catch (error) {
+    throw new InputError('config/tokenizer', `Cannot read the tokenizer file \`${shown}\` as a tokenizer: ${(error as Error).message}; expected a model's tokenizer.json`, place, { cause: error });
+  }
+  // The text as the model reads it, without the begin and end markers a template adds around a whole conversation.
+  const counter: Counter = (t) => (t === '' ? 0 : tokenizer.encode(t, { add_special_tokens: false }).ids.length);
+  if (stamp !== undefined) jsonTokenizers.set(file, { stamp, counter });
+  return counter;
+}
