@@ -47,10 +47,10 @@ if (!present && process.env.CI !== 'true') {
         expect(await page.locator('text=unchanged case').count()).toBe(1);
         // The hostile line is on the page as text, and nothing it holds ran or was made an element.
         expect(await page.locator('td.add', { hasText: '<script>window.__pwned=2</script>' }).count()).toBe(3);
-        expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+        expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
         expect(await page.locator('img, script').count()).toBe(0);
         // The inline style sheet applied (the policy allowed it by its hash): an added line is green.
-        expect(await page.locator('td.add').first().evaluate((td) => getComputedStyle(td).backgroundColor)).toBe('rgb(230, 255, 236)');
+        expect(await page.locator('td.add').first().evaluate((td) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(td).backgroundColor)).toBe('rgb(230, 255, 236)');
         expect(await page.locator('table.tools td', { hasText: 'Report the state of a refund <img' }).count()).toBe(1);
         expect(requested).toEqual([url]);
         expect(problems).toEqual([]);

@@ -29,14 +29,20 @@ test('markdown: an edited template line shows in each case that renders it, with
     expect(out).toContain('6 unchanged cases not listed.');
     for (const name of REFUND_CASES) {
       expect(out).toContain(`#### \`refund_agent\` / \`${name}\`: changed`);
-      expect(out).toContain(`| \`refund_agent\` | \`${name}\` | changed | — | +1 −1 | ❌ 1 |`);
+      // Token counts come from the snapshot headers: the committed one's and the one rendered now, one line longer.
+      const committed = /^tokens: prompt \d+ \+ tools \d+ = (\d+) /m.exec(demo.read(`snapshots/refund_agent/${name}.txt`))![1]!;
+      const row = new RegExp(`\\| \`refund_agent\` \\| \`${name}\` \\| changed \\| ${Number(committed).toLocaleString('en-US')}~ → ([\\d,]+)~ \\(\\+(\\d+)\\) \\| \\+2 −2 \\| ❌ 1 \\|`).exec(out);
+      expect(row).not.toBeNull();
+      expect(Number(row![1]!.replaceAll(',', '')) - Number(committed)).toBe(Number(row![2]));
+      expect(Number(row![2])).toBeGreaterThan(0);
     }
     for (const name of OTHER_CASES) expect(out).not.toContain(name);
     expect(out).toContain(`-${OLD_LINE}`);
     expect(out).toContain(`+${NEW_LINE}`);
-    // The snapshot finding is listed with its case, at the snapshot line that changed.
-    const line = demo.read('snapshots/refund_agent/standard_refund.txt').split('\n').indexOf(OLD_LINE) + 1;
+    // The snapshot finding is listed with its case, at the first line that changed (the header's token count).
+    const line = demo.read('snapshots/refund_agent/standard_refund.txt').split('\n').findIndex((l) => l.startsWith('tokens: ')) + 1;
     expect(out).toContain(`- ❌ \`snapshot/outdated\` at snapshot line ${line}:`);
+    expect(out).toContain('~ marks an estimate: `anthropic-estimate`');
   }));
 
 test('markdown: a reworded tool and parameter description, a tool added and one removed', () =>
@@ -74,9 +80,15 @@ test('--against REF: the snapshots at the revision are the baseline, so a change
     git('init', '-q');
     git('add', '-A');
     git('commit', '-qm', 'baseline');
-    // The edit and its snapshots updated together, as after `jest -u`.
+    // The edit and its snapshots updated together, as after `jest -u`: the line, and the header's count as the review's diff gives it.
     demo.edit(POLICY, OLD_LINE, NEW_LINE);
-    for (const name of REFUND_CASES) demo.edit(`snapshots/refund_agent/${name}.txt`, OLD_LINE, NEW_LINE);
+    const pending = (await check(demo, '--format', 'markdown')).stdout;
+    for (const name of REFUND_CASES) {
+      const section = pending.slice(pending.indexOf(`#### \`refund_agent\` / \`${name}\``));
+      const counted = /^\+(tokens: .*)$/m.exec(section)![1]!;
+      demo.edit(`snapshots/refund_agent/${name}.txt`, OLD_LINE, NEW_LINE);
+      demo.edit(`snapshots/refund_agent/${name}.txt`, /^tokens: .*$/m, counted);
+    }
     const onDisk = await check(demo, '--format', 'markdown');
     expect(onDisk.code).toBe(0);
     expect(onDisk.stdout).toContain('0 cases changed of 9');

@@ -12,16 +12,15 @@ import type { ToolSpec } from '../../tools/types.js';
 import { readRegularFileSync } from '../../util/files.js';
 import { errorMessage, InputError } from '../../util/errors.js';
 import { isRecord } from '../../util/values.js';
+import { countRenderedCase, parseSnapshotTokens } from '../../tokens/index.js';
+import { caseTokenizer } from '../../tokens/budget.js';
 import { lineChanges } from './diff.js';
 import type { Baseline, CaseReview, DescriptionChange, PlacedFinding, Review, TokenCount, ToolChange } from './types.js';
 
 export interface ReviewOptions {
   /** The git revision whose snapshots are the "before" (`check --against`); else as `check` picks one (the CI base branch), else the files on disk. */
   against?: string;
-  /**
-   * A snapshot text's token count. The wiring point for token counts in snapshot headers:
-   * pass src/tokens' `parseSnapshotTokens` once snapshots carry them. Without it every count is unknown.
-   */
+  /** A snapshot text's token count; by default the one its header states (`parseSnapshotTokens`), unknown for a snapshot without one. */
   tokens?: (snapshotText: string) => TokenCount | undefined;
 }
 
@@ -38,7 +37,7 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
   const refs = listCases(project.module);
   const files = refs.map((ref) => snapshotFile(config.snapshots, ref.prompt, ref.case));
   const before = against === undefined ? files.map(readOnDisk) : readAtRevision(project, resolveRevision(project, against.ref, project.display(toolsBaselineFile(config.snapshots)), against.from), files);
-  const count = options.tokens ?? ((): undefined => undefined);
+  const count = options.tokens ?? parseSnapshotTokens;
   const shownFiles = new Set(files.map((f) => project.display(f)));
   const placed = new Set<Diagnostic>();
   const cases: CaseReview[] = [];
@@ -54,7 +53,9 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
       cases.push({ prompt: ref.prompt, case: ref.case, file, status: 'failed', ...(old === undefined ? {} : { before: old }), tokens: tokensOf(count, old, undefined), findings, error: errorMessage(error) });
       continue;
     }
-    const after = formatSnapshot(rendered);
+    // Counted as `check` counts it, with the case's tokenizer: the header then matches the snapshot `-u` writes.
+    const definition = project.module.prompts.get(ref.prompt)!;
+    const after = formatSnapshot(rendered, countRenderedCase(rendered, caseTokenizer(config, definition, definition.cases.get(ref.case))));
     const findings = placeFindings(project, rendered, file, diagnostics, shownFiles, old, after);
     for (const f of findings) placed.add(f.diagnostic);
     const status = old === undefined ? 'added' : old === after ? 'unchanged' : 'changed';

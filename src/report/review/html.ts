@@ -65,6 +65,13 @@ function findingsList(findings: readonly Diagnostic[]): string {
   return `<ul class="findings">${sortDiagnostics(findings).map((d) => `<li class="${d.severity}">${findingText(d)}</li>`).join('')}</ul>`;
 }
 
+/** What a count marked `~` was estimated with, from the counts themselves. */
+function estimateNote(cases: readonly CaseReview[]): string {
+  const estimates = new Map(cases.flatMap((c) => [c.tokens.before, c.tokens.after]).flatMap((t) => (t === undefined || t.exact ? [] : [[t.tokenizer, t.note ?? '']] as const)));
+  if (estimates.size === 0) return '';
+  return ` ~ marks an estimate: ${[...estimates].map(([name, note]) => `<code>${escapeHtml(name)}</code>${note === '' ? '' : ` (${escapeHtml(note)})`}`).join(', ')}.`;
+}
+
 /** Token totals before and after, one pair of bars per case, as an inline SVG: no script, no style attribute. */
 function tokenChart(cases: readonly CaseReview[]): string {
   const known = cases.filter((c) => c.tokens.before !== undefined || c.tokens.after !== undefined);
@@ -79,7 +86,7 @@ function tokenChart(cases: readonly CaseReview[]): string {
     return `<text x="0" y="${y + 13}">${escapeHtml(`${c.prompt} / ${c.case}`.slice(0, 40))}</text>${bar(c.tokens.before?.total, 1, '#afb8c1')}${bar(c.tokens.after?.total, 11, '#0969da')}<text x="${label + width + 8}" y="${y + 13}">${escapeHtml(tokenDelta(c.tokens))}</text>`;
   });
   const height = known.length * rowHeight + 8;
-  return `<svg class="chart" role="img" aria-label="Token totals before (grey) and now (blue)" width="${label + width + 200}" height="${height}" viewBox="0 0 ${label + width + 200} ${height}">${rows.join('')}</svg><p class="muted">Grey: before; blue: now.</p>`;
+  return `<svg class="chart" role="img" aria-label="Token totals before (grey) and now (blue)" width="${label + width + 200}" height="${height}" viewBox="0 0 ${label + width + 200} ${height}">${rows.join('')}</svg><p class="muted">Grey: before; blue: now.${estimateNote(known)}</p>`;
 }
 
 function toolsSection(review: Review): string {

@@ -141,6 +141,8 @@ function render(review: Review, caps: Caps, title: string): string {
     }
     if (shown.length > caps.cases) lines.push('', `… ${plural(shown.length - caps.cases, 'more changed case')} not listed`);
     lines.push('');
+    const estimates = new Map(shown.flatMap((c) => [c.tokens.before, c.tokens.after]).flatMap((t) => (t === undefined || t.exact ? [] : [[t.tokenizer, t.note ?? '']] as const)));
+    if (estimates.size > 0) lines.push(`~ marks an estimate: ${[...estimates].map(([name, note]) => `${markdownCode(name)}${note === '' ? '' : ` (${markdownCode(note)})`}`).join(', ')}.`, '');
   }
   if (unchanged > 0) lines.push(`${plural(unchanged, 'unchanged case')} not listed.`, '');
   lines.push(...toolsSection(review, caps));

@@ -1,18 +1,9 @@
 import type { Diagnostic } from '../diagnostic.js';
 
-/**
- * A snapshot's token count, as the snapshot header records it (`tokens: prompt <n> + tools <m>
- * = <total> (<tokenizer>, exact)`). Same shape as src/tokens' `TokenCount`, declared here so the
- * review page needs nothing of the counting to be built.
- */
-export interface TokenCount {
-  prompt: number;
-  tools: number;
-  total: number;
-  tokenizer: string;
-  exact: boolean;
-  note?: string;
-}
+import type { TokenCount } from '../../tokens/index.js';
+
+/** A snapshot's token count, as its header states it (src/tokens). */
+export type { TokenCount };
 
 /** Where the "before" of a review came from. */
 export type Baseline = { kind: 'disk'; folder: string } | { kind: 'git'; ref: string; folder: string };
