@@ -111,8 +111,9 @@ function findingsSection(diagnostics: readonly Diagnostic[], caps: Caps): string
   // As the findings-only format: every text from a checked file is a code span.
   for (const d of sorted.slice(0, caps.findingRows)) {
     const where = d.file === undefined ? markdownCode(d.tool ?? '') : markdownCode(`${d.file}${d.line === undefined ? '' : `:${d.line}`}`);
+    const witnesses = d.witnesses && d.witnesses.length > 0 ? ` Witnesses: ${d.witnesses.map((w) => markdownCode(w.id)).join(', ')}.` : '';
     const fix = d.fix === undefined ? '' : ` **Fix:** ${markdownCode(d.fix)}`;
-    lines.push(`| ${mark[d.severity]} | ${markdownCode(d.ruleId)} | ${where} | ${markdownCode(d.message)}${fix} |`);
+    lines.push(`| ${mark[d.severity]} | ${markdownCode(d.ruleId)} | ${where} | ${markdownCode(d.message)}${witnesses}${fix} |`);
   }
   if (sorted.length > caps.findingRows) lines.push('', `… ${plural(sorted.length - caps.findingRows, 'more finding')} not shown (\`--format json\` lists them all)`);
   lines.push('');
