@@ -118,6 +118,10 @@ function readAtRevision(project: Project, commit: string, files: readonly string
   let at = 0;
   for (const name of names) {
     const end = out.indexOf(10, at);
+    if (end === -1) {
+      texts.push(undefined);
+      continue;
+    }
     const header = out.subarray(at, end).toString('utf8');
     at = end + 1;
     const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);

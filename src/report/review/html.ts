@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { summarize, type Diagnostic, type Severity } from '../diagnostic.js';
 import { sortDiagnostics } from '../format.js';
 import { inert } from '../inert.js';
-import { lineChanges, sideBySide } from './diff.js';
-import { tokenDelta } from './markdown.js';
+import { sideBySide } from './diff.js';
+import { changesOf, tokenDelta } from './markdown.js';
 import type { CaseReview, PlacedFinding, Review } from './types.js';
 
 /**
@@ -112,7 +112,7 @@ function toolsSection(review: Review): string {
 }
 
 function caseSection(c: CaseReview, index: number): string {
-  const changes = lineChanges(c.before, c.after);
+  const changes = changesOf(c);
   const parts = [
     `<section class="case" id="case-${index}" data-prompt="${escapeHtml(c.prompt)}" data-case="${escapeHtml(c.case)}">`,
     `<h2><code>${escapeHtml(c.prompt)}</code> / <code>${escapeHtml(c.case)}</code> <span class="badge ${statusClass[c.status]}">${statusWord[c.status]}</span></h2>`,

@@ -44,11 +44,12 @@ export function tokenDelta(tokens: { before?: TokenCount; after?: TokenCount }):
   return `${show(before)} → ${show(after)} (${d > 0 ? '+' : d < 0 ? '−' : '±'}${number(Math.abs(d))})`;
 }
 
-/** Each case's diff, made once: the page is laid out again at each smaller size until it fits. */
+/** Each case's diff, made once (shared with the html page): the page is laid out again at each smaller size until it fits. */
 const diffs = new WeakMap<CaseReview, LineChanges>();
-function changesOf(c: CaseReview): LineChanges {
+export function changesOf(c: CaseReview): LineChanges {
   let known = diffs.get(c);
-  if (known === undefined) diffs.set(c, (known = lineChanges(c.before, c.after)));
+  // A case that could not render has no text to compare: its baseline is not shown as removed.
+  if (known === undefined) diffs.set(c, (known = c.status === 'failed' ? { added: 0, removed: 0, hunks: [] } : lineChanges(c.before, c.after)));
   return known;
 }
 
