@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { fromMarkdown } from 'mdast-util-from-markdown';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliInProcess as cli, withDemo, type Demo } from '../cli/helpers.js';
@@ -135,4 +136,26 @@ test('html --output: one page written whole (no temporary file left), exit code 
     expect(refused.stderr).toContain('Cannot write the report');
     expect(readdirSync(out).sort()).toEqual(['report.html', 'taken.html']);
     expect(existsSync(join(out, 'taken.html', 'index.html'))).toBe(false);
+  }));
+
+test('markdown: a hostile prompt line and tool description render as code, never as a link, image, HTML, mention or workflow command', () =>
+  withDemo(async (demo) => {
+    const hostile = '![i](https://evil.example/i.png) [l](https://evil.example) <img src=x> @octocat ```` | `';
+    demo.edit(POLICY, OLD_LINE, `${OLD_LINE}\n::error file=a.ts,line=1::FORGED ${hostile}`);
+    demo.edit('prompts/tools/descriptions.yaml', '    order_id: The order to refund.', `    order_id: ${JSON.stringify(`Refund it. ${hostile}`)}`);
+    const result = await check(demo, '--format', 'markdown');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('evil.example');
+    expect(result.stdout.split('\n').filter((l) => l.trimStart().startsWith('::'))).toEqual([]);
+    const kinds = new Set<string>();
+    const texts: string[] = [];
+    const walk = (node: { type: string; value?: string; children?: unknown[] }): void => {
+      kinds.add(node.type);
+      if (node.type === 'text' && node.value !== undefined) texts.push(node.value);
+      for (const child of node.children ?? []) walk(child as typeof node);
+    };
+    walk(fromMarkdown(result.stdout));
+    for (const kind of ['link', 'image', 'html', 'linkReference', 'imageReference', 'definition']) expect(kinds).not.toContain(kind);
+    expect(kinds).toContain('code');
+    expect(texts.join('\n')).not.toMatch(/@octocat|evil\.example/);
   }));
