@@ -75,7 +75,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('--format <format>', 'output format (markdown, html: a review of the changed cases with the findings)').choices(['pretty', 'json', 'github', 'markdown', 'html']).default('pretty'))
     .option('--output <file>', 'write the report to this file (through a temporary file beside it) instead of standard output')
     .addOption(failOnOption())
-    .option('--against <ref>', 'compare tools against this git ref instead of the committed baseline')
+    .option('--against <ref>', 'compare tools (and, for markdown and html, the snapshots) against this git ref instead of the committed baseline')
     .option('--shard <index/total>', 'do one part of the work, as a CI matrix job (1/3, 2/3, 3/3); checks that run once run in shard 1')
     .option('--workers <count>', 'threads to spread the cases over (default: from 3 cores, one per core but one when there are enough cases; 1: this thread only)')
     .option('--no-cache', 'check every case again instead of reusing unchanged ones from node_modules/.cache/prompt-contract')
