@@ -49,3 +49,20 @@ test('a template finding is shown at the line of the diff it was rendered at', (
     const md = await cli(['check', '--no-cache', '--format', 'markdown'], { cwd: demo.dir, env });
     expect(md.stdout).toMatch(/- ❌ `example\/unknown-tool` at snapshot line \d+:/);
   }));
+
+test('a reworded line and description mark the words that changed, escaped inside the marks', () =>
+  withDemo(async (demo) => {
+    demo.edit('prompts/tools/descriptions.yaml', '    order_id: The order to refund.', '    order_id: "The order to refund, as <b>written</b> by the customer."');
+    const file = join(demo.dir, 'review.html');
+    const result = await cli(['check', '--no-cache', '--format', 'html', '--output', file], { cwd: demo.dir, env });
+    expect(result.code).toBe(1);
+    const page = readFileSync(file, 'utf8');
+    const row = /<tr><td><code>create_refund<\/code><\/td><td><code>order_id<\/code><\/td><td><div class="desc del">(.*?)<\/div><\/td><td><div class="desc add">(.*?)<\/div><\/td><\/tr>/.exec(page);
+    expect(row).not.toBeNull();
+    expect(row![1]).toBe('The order to refund.');
+    const marked = [...row![2]!.matchAll(/<mark>(.*?)<\/mark>/g)].map((m) => m[1]).join('');
+    expect(marked).toContain('as &lt;b&gt;written&lt;/b&gt; by the customer');
+    expect(row![2]!.startsWith('The order to refund')).toBe(true);
+    // The same words are marked in the side-by-side diff of every case that sends the tool.
+    expect(page.match(/<td class="text add">      The order to refund[^<]*<mark>/g)).toHaveLength(3);
+  }));

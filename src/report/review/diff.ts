@@ -115,3 +115,34 @@ export function sideBySide(hunks: readonly Hunk[]): SideRow[] {
   });
   return rows;
 }
+
+/** A part of a changed line: `changed` when the other side does not have it. */
+export interface Segment {
+  text: string;
+  changed: boolean;
+}
+
+/** Lines longer than this (both sides together) are marked whole: a word diff of them would cost more than it shows. */
+const MAX_WORD_DIFF = 4000;
+
+/**
+ * The words that differ between a removed line and the added line paired with it, so a
+ * reworded description shows the changed words, not two whole lines. Undefined when the lines
+ * share nothing worth marking (or are too long): the whole line is then the change.
+ */
+export function wordChanges(before: string, after: string): { left: Segment[]; right: Segment[] } | undefined {
+  if (before.length + after.length > MAX_WORD_DIFF) return undefined;
+  const { diffWordsWithSpace } = createRequire(import.meta.url)('diff') as typeof import('diff');
+  const parts = diffWordsWithSpace(before, after);
+  // Only kept parts that hold words count: a shared space or indent alone is not text in common.
+  const kept = parts.filter((p) => !p.added && !p.removed && p.value.trim() !== '').reduce((n, p) => n + p.value.length, 0);
+  // Less than a third in common: marking words would colour nearly everything.
+  if (kept * 3 < Math.max(before.length, after.length)) return undefined;
+  const left: Segment[] = [];
+  const right: Segment[] = [];
+  for (const p of parts) {
+    if (!p.added) left.push({ text: p.value, changed: p.removed === true });
+    if (!p.removed) right.push({ text: p.value, changed: p.added === true });
+  }
+  return { left, right };
+}

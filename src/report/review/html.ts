@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { summarize, type Diagnostic, type Severity } from '../diagnostic.js';
 import { sortDiagnostics } from '../format.js';
 import { inert } from '../inert.js';
-import { sideBySide } from './diff.js';
+import { type Segment, sideBySide, wordChanges } from './diff.js';
 import { changesOf, tokenDelta } from './markdown.js';
 import type { CaseReview, PlacedFinding, Review } from './types.js';
 
@@ -42,6 +42,7 @@ tr.finding td { padding: 4px 8px; border-top: 1px solid var(--line); border-bott
 tr.finding.error td, li.error { background: #ffebe9; } tr.finding.warning td, li.warning { background: #fff8c5; } tr.finding.info td, li.info { background: #ddf4ff; }
 ul.findings { list-style: none; padding: 0; } ul.findings li { padding: 4px 8px; margin: 2px 0; border-radius: 4px; }
 table.tools { border-collapse: collapse; width: 100%; } table.tools td, table.tools th { border: 1px solid var(--line); padding: 4px 6px; vertical-align: top; text-align: left; }
+td.del mark, .desc.del mark { background: var(--del-strong); color: inherit; } td.add mark, .desc.add mark { background: var(--add-strong); color: inherit; }
 .desc { white-space: pre-wrap; word-break: break-word; } .desc.del { background: var(--del); } .desc.add { background: var(--add); }
 svg.chart text { font: 12px system-ui, sans-serif; fill: #1f2328; }
 `;
@@ -103,8 +104,12 @@ function toolsSection(review: Review): string {
   if (rows.length > 0) {
     parts.push('<table class="tools"><thead><tr><th>Tool</th><th>Parameter</th><th>Before</th><th>Now</th></tr></thead><tbody>');
     for (const r of rows) {
-      const cell = (text: string | undefined, cls: string): string => (text === undefined ? '<td class="muted">(none)</td>' : `<td><div class="desc ${cls}">${escapeHtml(text)}</div></td>`);
-      parts.push(`<tr><td><code>${escapeHtml(r.tool)}</code></td><td>${r.path === '' ? '<span class="muted">(tool)</span>' : `<code>${escapeHtml(r.path)}</code>`}</td>${cell(r.before, 'del')}${cell(r.after, 'add')}</tr>`);
+      const words = r.before !== undefined && r.after !== undefined ? wordChanges(r.before, r.after) : undefined;
+      const cell = (text: string | undefined, cls: string, segments: Segment[] | undefined): string =>
+        text === undefined
+          ? '<td class="muted">(none)</td>'
+          : `<td><div class="desc ${cls}">${segments === undefined ? escapeHtml(text) : segments.map((g) => (g.changed ? `<mark>${escapeHtml(g.text)}</mark>` : escapeHtml(g.text))).join('')}</div></td>`;
+      parts.push(`<tr><td><code>${escapeHtml(r.tool)}</code></td><td>${r.path === '' ? '<span class="muted">(tool)</span>' : `<code>${escapeHtml(r.path)}</code>`}</td>${cell(r.before, 'del', words?.left)}${cell(r.after, 'add', words?.right)}</tr>`);
     }
     parts.push('</tbody></table>');
   }
@@ -135,8 +140,11 @@ function caseSection(c: CaseReview, index: number): string {
         parts.push('<tr class="gap"><td colspan="4">⋯</td></tr>');
         continue;
       }
-      const side = (s: typeof row.left, cls: string): string => (s === undefined ? '<td class="num"></td><td class="text"></td>' : `<td class="num">${s.line}</td><td class="text${s.changed ? ` ${cls}` : ''}">${escapeHtml(s.text)}</td>`);
-      parts.push(`<tr>${side(row.left, 'del')}${side(row.right, 'add')}</tr>`);
+      const words = row.left?.changed && row.right?.changed ? wordChanges(row.left.text, row.right.text) : undefined;
+      const text = (s: NonNullable<typeof row.left>, segments: Segment[] | undefined): string =>
+        segments === undefined ? escapeHtml(s.text) : segments.map((g) => (g.changed ? `<mark>${escapeHtml(g.text)}</mark>` : escapeHtml(g.text))).join('');
+      const side = (s: typeof row.left, cls: string, segments: Segment[] | undefined): string => (s === undefined ? '<td class="num"></td><td class="text"></td>' : `<td class="num">${s.line}</td><td class="text${s.changed ? ` ${cls}` : ''}">${text(s, segments)}</td>`);
+      parts.push(`<tr>${side(row.left, 'del', words?.left)}${side(row.right, 'add', words?.right)}</tr>`);
       // A finding made at a line of the text rendered now, right under it.
       if (row.right !== undefined) {
         for (const f of atLine.get(row.right.line) ?? []) parts.push(`<tr class="finding ${f.diagnostic.severity}"><td colspan="4">${findingText(f.diagnostic)}</td></tr>`);
