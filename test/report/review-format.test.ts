@@ -13,7 +13,7 @@ function snapshot(lines: string[]): string {
 }
 
 function review(cases: CaseReview[]): Review {
-  return { baseline: { kind: 'disk', folder: 'snapshots' }, cases, tools: [], toolsBaseline: true, findings: [], unplaced: [] };
+  return { baseline: { kind: 'disk', folder: 'snapshots' }, cases, tools: [], toolsBaseline: true, findings: [] };
 }
 
 const base = (name: string, tokens: CaseReview['tokens'], after = 'Be brief.'): CaseReview => ({

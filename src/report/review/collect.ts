@@ -39,7 +39,6 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
   const before = against === undefined ? files.map(readOnDisk) : readAtRevision(project, resolveRevision(project, against.ref, project.display(toolsBaselineFile(config.snapshots)), against.from), files);
   const count = options.tokens ?? parseSnapshotTokens;
   const shownFiles = new Set(files.map((f) => project.display(f)));
-  const placed = new Set<Diagnostic>();
   const cases: CaseReview[] = [];
   for (const [i, ref] of refs.entries()) {
     const file = project.display(files[i]!);
@@ -49,7 +48,6 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
       rendered = await renderAnyCase(project.module, ref.prompt, ref.case, project.registry, { ...renderOptions(config), ...(project.importer === undefined ? {} : { importer: project.importer }) });
     } catch (error) {
       const findings = diagnostics.filter((d) => d.file === file).map((diagnostic) => ({ diagnostic }));
-      for (const f of findings) placed.add(f.diagnostic);
       cases.push({ prompt: ref.prompt, case: ref.case, file, status: 'failed', ...(old === undefined ? {} : { before: old }), tokens: tokensOf(count, old, undefined), findings, error: errorMessage(error) });
       continue;
     }
@@ -57,7 +55,6 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
     const definition = project.module.prompts.get(ref.prompt)!;
     const after = formatSnapshot(rendered, countRenderedCase(rendered, caseTokenizer(config, definition, definition.cases.get(ref.case))));
     const findings = placeFindings(project, rendered, file, diagnostics, shownFiles, old, after);
-    for (const f of findings) placed.add(f.diagnostic);
     const status = old === undefined ? 'added' : old === after ? 'unchanged' : 'changed';
     cases.push({ prompt: ref.prompt, case: ref.case, file, status, ...(old === undefined ? {} : { before: old }), after, tokens: tokensOf(count, old, after), findings });
   }
@@ -68,7 +65,6 @@ export async function collectReview(project: Project, diagnostics: readonly Diag
     tools: oldTools === undefined ? [] : toolChanges(oldTools, project.tools),
     toolsBaseline: oldTools !== undefined,
     findings: [...diagnostics],
-    unplaced: diagnostics.filter((d) => !placed.has(d)),
   };
 }
 

@@ -55,8 +55,6 @@ export interface Review {
   tools: ToolChange[];
   /** When there is no tools baseline to compare with, tool changes are unknown. */
   toolsBaseline: boolean;
-  /** Every finding of the run, in report order. */
+  /** Every finding of the run; those of a case are also in its `findings`. */
   findings: Diagnostic[];
-  /** The findings no case shows (tool schemas, recorded calls, the config). */
-  unplaced: Diagnostic[];
 }
