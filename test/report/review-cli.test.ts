@@ -51,6 +51,9 @@ test('markdown: a reworded tool and parameter description, a tool added and one 
     demo.edit('prompts/tools/descriptions.yaml', '    order_id: The order to refund.', '    order_id: The order to refund, as lookup_order returned it.');
     demo.edit('prompts/tools/descriptions.yaml', 'Report where a refund is (pending, sent, failed) by its refund id.', 'Report the state of a refund by its id.');
     demo.edit('prompts/tools/index.ts', 'export const tools = [\n', "export const tools = [\n  defineTool({ name: 'ping_warehouse', description: 'Ask the warehouse whether a SKU is in stock.', input: z.object({ sku: z.string() }) }),\n");
+    demo.edit('prompts/tools/descriptions.yaml', '    address.line1: Street and number.', '    address.line1: Street, number and building name.');
+    // A bound changed and no description: named as a schema change (compat says what it breaks).
+    demo.edit('prompts/tools/index.ts', "reason: z.enum(['customer_request', 'payment_failed', 'out_of_stock', 'fraud_suspected'])", "reason: z.enum(['customer_request', 'payment_failed', 'out_of_stock'])");
     // A tool the baseline had and the project no longer sends.
     const baseline = JSON.parse(demo.read('snapshots/tools.json')) as { tools: unknown[] };
     baseline.tools.push({ name: 'legacy_lookup', description: 'Old lookup.', input_schema: { type: 'object', properties: {} } });
@@ -62,6 +65,11 @@ test('markdown: a reworded tool and parameter description, a tool added and one 
     expect(out).toContain('- Removed: `legacy_lookup`');
     expect(out).toContain('| `create_refund` | `order_id` | `The order to refund.` | `The order to refund, as lookup_order returned it.` |');
     expect(out).toContain('| `check_refund_status` | (tool) | `Report where a refund is (pending, sent, failed) by its refund id.` | `Report the state of a refund by its id.` |');
+    expect(out).toContain('| `update_shipping_address` | `address.line1` | `Street and number.` | `Street, number and building name.` |');
+    expect(out).toContain('- Schema changed, same descriptions: `cancel_order`');
+    expect(out).toContain('`compat/enum-narrowed`');
+    // The cases that send the reworded tools changed; order_triage sends update_shipping_address and cancel_order.
+    expect(out).toMatch(/\| `order_triage` \| `address_change` \| changed \|/);
     // Removing a tool is a breaking change, listed among the findings.
     expect(out).toContain('`compat/tool-removed`');
   }));
