@@ -13,7 +13,7 @@
 //
 // Benchmarks: recorded-vs-json-parse-floor, recorded-vs-python-jsonschema, recorded-vs-node-ajv-loop,
 // extract-vs-remark-full, extract-tight, coverage-scan, regex-formats-scaling, recorded-workers-speedup,
-// check-demo, check-scale, check-incremental, module-vs-template, jest-vs-plain, install-size, recorded-peak-rss
+// check-demo, check-scale, check-incremental, module-vs-template, tokens-cost, jest-vs-plain, install-size, recorded-peak-rss
 // (full runs only). Generated projects live in bench/.data/projects/ (bench/lib/project-gen.js).
 //
 // Exit codes: 0 done, 1 a benchmark's two sides did not do the same work (or --strict and a
@@ -325,6 +325,11 @@ async function checkScale() {
   await run(context());
 }
 
+async function tokensCost() {
+  const { tokensCost: run } = await import('./lib/tokens-cost.js');
+  await run({ quick, root, result, log });
+}
+
 async function moduleVsTemplate() {
   const { moduleVsTemplate: run } = await import('./lib/module-vs-template.js');
   await run(context());
@@ -445,6 +450,7 @@ const started = performance.now();
     ['check-scale', checkScale],
     ['check-incremental', checkIncremental],
     ['module-vs-template', moduleVsTemplate],
+    ['tokens-cost', tokensCost],
     ['jest-vs-plain', jestVsPlain],
     ['install-size', installSize],
     ...(quick ? [] : [['recorded-peak-rss', peakRss]]),

@@ -1,5 +1,6 @@
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import fc from 'fast-check';
 import { countRenderedCase, formatTokenLine, normalizeTools, parseSnapshotTokens, type RenderedCase } from '../../src/index.js';
 
 // The counts are gpt-tokenizer's own for OpenAI's encodings: each figure here is compared with
@@ -12,6 +13,9 @@ const strings = [
   'Grüße aus Köln — ¿qué tal? 東京の天気は晴れです。 🚀🚀',
   'A literal <|endoftext|> and <|im_start|> in a prompt are plain text.',
   '',
+  // Paragraphs, counted one by one and kept: the cut must never change the count.
+  '# Rules\n\nBe brief.\n\n\nAsk first.\n\n  Indented.\n\n/path after a break.\n\nEnd.\n\n42 items.\n\n',
+  'x.\n\n/usr\n\nÉtude\n\n\u0301accent\n\n日本\n\n',
 ];
 
 const tools = normalizeTools([{ name: 'lookup_order', description: 'Find an order by its id.', input_schema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } }]);
@@ -44,4 +48,18 @@ test('the header line reads back as the count it states, an estimate with what i
   expect(formatTokenLine(estimate)).toMatch(/^tokens: prompt \d+ \+ tools \d+ = \d+ \(gemini-estimate, estimate: o200k_base count; .+\)$/);
   // No line in the header (a snapshot from before counts), or one only in the body: no count.
   expect(parseSnapshotTokens('prompt-contract snapshot 2\nprompt: p\ncase: c\n\ntokens: prompt 1 + tools 2 = 3 (o200k_base, exact)\n')).toBeUndefined();
+});
+
+test('a text cut into paragraphs counts as the whole text, whatever surrounds the breaks', () => {
+  const pieces = fc.constantFrom('\n', '\n\n', '\n\n\n', ' ', '  ', '.', '/', '(', "'s", 'word', 'Word', 'ÉTÉ', '日本', '42', '1234', '\t', '\u0301', '🚀', '<|endoftext|>');
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
+      const text = parts.join('');
+      for (const [name, encode] of [['o200k_base', o200k], ['cl100k_base', cl100k]] as const) {
+        // Twice: the second count reads the kept paragraphs.
+        for (let i = 0; i < 2; i++) expect(countRenderedCase(rendered(text), { setting: name, name, from: 'config' }).prompt).toBe(encode(text, plain).length);
+      }
+    }),
+    { numRuns: 300 },
+  );
 });
