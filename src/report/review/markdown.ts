@@ -60,10 +60,36 @@ function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
 }
 
-function caseSection(c: CaseReview, caps: Caps): string[] {
+/** The cases shown with a case's section: those whose diff is the same (a shared partial edited), the token line aside. */
+const SAME_CHANGE_NAMED = 10;
+
+/** What a case's diff changes: its removed and added lines, without where (line numbers, context) and without the header's token count, which differs case by case. */
+function changeKey(c: CaseReview): string {
+  if (c.status !== 'changed') return `${c.status}\u0000${c.prompt}\u0000${c.case}`;
+  return changesOf(c).hunks.map((h) => h.lines.filter((l) => !l.startsWith(' ') && !/^[-+]tokens: /.test(l)).join('\n')).join('\n@@\n');
+}
+
+/** Changed cases grouped by the change they show, in the order of their first case. */
+function groupByChange(cases: readonly CaseReview[]): CaseReview[][] {
+  const groups = new Map<string, CaseReview[]>();
+  for (const c of cases) {
+    const key = changeKey(c);
+    const group = groups.get(key);
+    if (group) group.push(c);
+    else groups.set(key, [c]);
+  }
+  return [...groups.values()];
+}
+
+function caseSection(c: CaseReview, caps: Caps, same: readonly CaseReview[] = []): string[] {
   const changes = changesOf(c);
   const lines = [`#### ${markdownCode(c.prompt)} / ${markdownCode(c.case)}: ${statusWord[c.status]}`, ''];
   lines.push(`Tokens: ${tokenDelta(c.tokens)} · Lines: +${changes.added} −${changes.removed} · ${markdownCode(c.file)}`, '');
+  if (same.length > 0) {
+    const named = same.slice(0, SAME_CHANGE_NAMED).map((o) => `${markdownCode(o.prompt)} / ${markdownCode(o.case)}`);
+    const more = same.length - named.length;
+    lines.push(`The same change in ${plural(same.length, 'other case')}: ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''} (their token counts are in the table above).`, '');
+  }
   if (c.error !== undefined) lines.push(`Could not render: ${markdownCode(c.error)}`, '');
   const body = changes.hunks.flatMap((h) => [`@@ -${h.oldStart} +${h.newStart} @@`, ...h.lines]);
   if (body.length > 0 && caps.diffLines > 0) {
@@ -148,7 +174,9 @@ function render(review: Review, caps: Caps, title: string): string {
   }
   if (unchanged > 0) lines.push(`${plural(unchanged, 'unchanged case')} not listed.`, '');
   lines.push(...toolsSection(review, caps));
-  for (const c of shown.slice(0, caps.cases)) lines.push(...caseSection(c, caps));
+  const groups = groupByChange(shown);
+  for (const [first, ...same] of groups.slice(0, caps.cases)) lines.push(...caseSection(first!, caps, same));
+  if (groups.length > caps.cases) lines.push(`… ${plural(groups.length - caps.cases, 'more change')} not shown`, '');
   lines.push(...findingsSection(review.findings, caps));
   if (review.findings.length === 0) lines.push('Prompts, examples and tool schemas agree.', '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
