@@ -40,13 +40,14 @@ if (!present && process.env.CI !== 'true') {
         });
         page.on('pageerror', (e) => problems.push(e.message));
         await page.goto(url, { waitUntil: 'load' });
-        const cases = await page.locator('section.case').evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-prompt')}/${n.getAttribute('data-case')}`));
-        // The policy partial is sent by every refund case; the status tool by the prompts that send it.
-        expect(cases).toEqual(expect.arrayContaining(['refund_agent/empty_retrieval', 'refund_agent/legacy_order', 'refund_agent/standard_refund']));
-        expect(cases.length).toBeGreaterThanOrEqual(3);
+        // Every changed case has a section, or is named in the section of the case with the same change.
+        const cases = await page.locator('[data-case]').evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-prompt')}/${n.getAttribute('data-case')}`));
+        // The policy partial is sent by every refund case; the reworded status tool by refund_agent and status_chat.
+        expect(cases.sort()).toEqual(['refund_agent/empty_retrieval', 'refund_agent/legacy_order', 'refund_agent/standard_refund', 'status_chat/first_message', 'status_chat/follow_up_openai', 'status_chat/refund_gemini']);
+        expect(await page.locator('nav li').count()).toBe(6);
         expect(await page.locator('text=unchanged case').count()).toBe(1);
         // The hostile line is on the page as text, and nothing it holds ran or was made an element.
-        expect(await page.locator('td.add', { hasText: '<script>window.__pwned=2</script>' }).count()).toBe(3);
+        expect(await page.locator('td.add', { hasText: '<script>window.__pwned=2</script>' }).count()).toBe(1);
         expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
         expect(await page.locator('img, script').count()).toBe(0);
         // The inline style sheet applied (the policy allowed it by its hash): an added line is green.

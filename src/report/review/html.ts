@@ -3,7 +3,7 @@ import { summarize, type Diagnostic, type Severity } from '../diagnostic.js';
 import { sortDiagnostics } from '../format.js';
 import { inert } from '../inert.js';
 import { type Segment, sideBySide, wordChanges } from './diff.js';
-import { changesOf, tokenDelta } from './markdown.js';
+import { changesOf, groupByChange, tokenDelta } from './markdown.js';
 import type { CaseReview, PlacedFinding, Review } from './types.js';
 
 /**
@@ -31,6 +31,7 @@ code, .diff td.text, .desc { font-family: ui-monospace, "SFMono-Regular", Menlo,
 .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; border: 1px solid var(--line); }
 .badge.changed { background: #fff8c5; } .badge.new { background: var(--add); } .badge.failed { background: var(--del); }
 nav ul { columns: 2; padding-left: 18px; }
+details.same { margin: 4px 0 8px; } details.same > ul { margin: 4px 0; }
 table.diff { border-collapse: collapse; width: 100%; table-layout: fixed; border: 1px solid var(--line); }
 table.diff td { vertical-align: top; padding: 0 6px; }
 table.diff col.num { width: 52px; }
@@ -116,13 +117,19 @@ function toolsSection(review: Review): string {
   return parts.join('');
 }
 
-function caseSection(c: CaseReview, index: number): string {
+function caseSection(c: CaseReview, index: number, same: readonly CaseReview[]): string {
   const changes = changesOf(c);
   const parts = [
     `<section class="case" id="case-${index}" data-prompt="${escapeHtml(c.prompt)}" data-case="${escapeHtml(c.case)}">`,
     `<h2><code>${escapeHtml(c.prompt)}</code> / <code>${escapeHtml(c.case)}</code> <span class="badge ${statusClass[c.status]}">${statusWord[c.status]}</span></h2>`,
     `<p>Tokens: ${escapeHtml(tokenDelta(c.tokens))} · Lines: +${changes.added} −${changes.removed} · <code>${escapeHtml(c.file)}</code></p>`,
   ];
+  // Cases whose diff removes and adds the same lines (a shared partial edited): named here, their diff not repeated.
+  if (same.length > 0) {
+    parts.push(`<details class="same"><summary>The same change in ${plural(same.length, 'other case')}</summary><ul>`);
+    for (const o of same) parts.push(`<li data-prompt="${escapeHtml(o.prompt)}" data-case="${escapeHtml(o.case)}"><code>${escapeHtml(o.prompt)}</code> / <code>${escapeHtml(o.case)}</code>: tokens ${escapeHtml(tokenDelta(o.tokens))}${findingsList(o.findings.map((f) => f.diagnostic))}</li>`);
+    parts.push('</ul></details>');
+  }
   if (c.error !== undefined) parts.push(`<p class="error">Could not render: <code>${escapeHtml(c.error)}</code></p>`);
   const atLine = new Map<number, PlacedFinding[]>();
   const loose: Diagnostic[] = [];
@@ -172,6 +179,9 @@ export function formatReviewHtml(review: Review, options: { title?: string } = {
   const s = summarize(review.findings);
   const shown = review.cases.filter((c) => c.status !== 'unchanged');
   const unchanged = review.cases.length - shown.length;
+  const groups = groupByChange(shown);
+  // The section each changed case is shown in: its own, or the first case's with the same change.
+  const sectionOf = new Map(groups.flatMap((g) => g.map((c) => [c, g[0]!] as const)));
   // Findings not shown with a changed case: the tools', the config's, and those of unchanged cases.
   const withCase = new Set(shown.flatMap((c) => c.findings.map((f) => f.diagnostic)));
   const other = review.findings.filter((d) => !withCase.has(d));
@@ -182,11 +192,11 @@ export function formatReviewHtml(review: Review, options: { title?: string } = {
     `<h1>${escapeHtml(title)}</h1>`,
     `<p><strong>${plural(shown.length, 'case')} changed</strong> of ${review.cases.length}, compared with ${against}. ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${plural(s.infos, 'info')}.</p>`,
     unchanged > 0 ? `<p class="muted" id="unchanged">${plural(unchanged, 'unchanged case')} not shown.</p>` : '',
-    shown.length > 0 ? `<nav><ul>${shown.map((c) => `<li><a href="#case-${review.cases.indexOf(c)}"><code>${escapeHtml(c.prompt)}</code> / <code>${escapeHtml(c.case)}</code></a> <span class="badge ${statusClass[c.status]}">${statusWord[c.status]}</span></li>`).join('')}</ul></nav>` : '',
+    shown.length > 0 ? `<nav><ul>${shown.map((c) => `<li><a href="#case-${review.cases.indexOf(sectionOf.get(c)!)}"><code>${escapeHtml(c.prompt)}</code> / <code>${escapeHtml(c.case)}</code></a> <span class="badge ${statusClass[c.status]}">${statusWord[c.status]}</span></li>`).join('')}</ul></nav>` : '',
     '<h2 id="tokens">Tokens</h2>',
     tokenChart(shown),
     toolsSection(review),
-    ...shown.map((c) => caseSection(c, review.cases.indexOf(c))),
+    ...groups.map(([first, ...same]) => caseSection(first!, review.cases.indexOf(first!), same)),
     other.length > 0 ? `<h2 id="other-findings">Other findings</h2>${findingsList(other)}` : '',
     review.findings.length === 0 ? '<p>Prompts, examples and tool schemas agree.</p>' : '',
   ];

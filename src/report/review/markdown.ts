@@ -70,7 +70,7 @@ function changeKey(c: CaseReview): string {
 }
 
 /** Changed cases grouped by the change they show, in the order of their first case. */
-function groupByChange(cases: readonly CaseReview[]): CaseReview[][] {
+export function groupByChange(cases: readonly CaseReview[]): CaseReview[][] {
   const groups = new Map<string, CaseReview[]>();
   for (const c of cases) {
     const key = changeKey(c);
