@@ -120,13 +120,13 @@ function toolsSection(review: Review, caps: Caps): string[] {
   const schemaOnly = review.tools.filter((t) => t.kind === 'changed' && t.descriptions.length === 0);
   if (schemaOnly.length > 0) lines.push(`- Schema changed, same descriptions: ${schemaOnly.map((t) => markdownCode(t.name)).join(', ')}`);
   const rows = review.tools.flatMap((t) => t.descriptions.map((d) => ({ tool: t.name, ...d })));
-  if (rows.length > 0) {
+  if (rows.length > 0 && caps.descriptions > 0) {
     lines.push('', '| Tool | Parameter | Before | Now |', '|---|---|---|---|');
     for (const r of rows.slice(0, caps.descriptions)) {
       lines.push(`| ${markdownCode(r.tool)} | ${r.path === '' ? '(tool)' : markdownCode(r.path)} | ${r.before === undefined ? '(none)' : markdownCode(r.before)} | ${r.after === undefined ? '(none)' : markdownCode(r.after)} |`);
     }
-    if (rows.length > caps.descriptions) lines.push('', `… ${plural(rows.length - caps.descriptions, 'more changed description')} not shown`);
   }
+  if (rows.length > caps.descriptions) lines.push('', `… ${plural(rows.length - caps.descriptions, caps.descriptions > 0 ? 'more changed description' : 'changed description')} not shown`);
   lines.push('');
   return lines;
 }
