@@ -59,3 +59,15 @@ test('markdown under a small limit: diffs are cut first, with a count of the lin
   expect(small).toMatch(/… \d+ more diff lines not shown|diff lines not shown to keep within/);
   expect(small).toContain('| `support` | `long` | changed |');
 });
+
+test('markdown with many distinct changes and findings stays within GitHub\'s limit, saying what it left out', () => {
+  const cases = Array.from({ length: 600 }, (_, i) => base(`case_${i}`, { before: count(1000 + i), after: count(1010 + i) }, `Rule ${i}: ${'be precise. '.repeat(20)}`));
+  const findings = Array.from({ length: 3000 }, (_, i) => ({ ruleId: 'example/invalid-arguments', severity: 'error' as const, message: `Unexpected value ${i} at \`/amount_cents\`, expected an integer of at most 100000`, file: `prompts/examples/x.yaml`, line: i + 1 }));
+  const out = formatReviewMarkdown({ ...review(cases), findings });
+  expect(out.length).toBeLessThanOrEqual(65_536);
+  expect(out.split('\n')[0]).toBe('### ❌ prompt-contract: 3000 errors, 0 warnings, 0 infos');
+  expect(out).toContain('600 cases changed of 600');
+  expect(out).toMatch(/… \d+ more changed cases not listed/);
+  expect(out).toMatch(/… \d+ more changes not shown/);
+  expect(out).toMatch(/… \d+ more findings not shown/);
+});
