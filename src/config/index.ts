@@ -211,6 +211,9 @@ const configSchema = z.strictObject(
     recorded: z.array(z.string({ error: recordedNeeds }), { error: recordedNeeds }).optional(),
     maxLineBytes: z.number({ error: expected('a whole number of bytes, at least 1') }).int().min(1).optional(),
     maxRenderedBytes: z.number({ error: expected('a whole number of bytes, at least 1') }).int().min(1).optional(),
+    tokenizer: z.custom<TokenizerSetting>(isTokenizerSetting, { error: expected(TOKENIZER_EXPECTED) }).optional(),
+    budget: z.number({ error: expected('a whole number of tokens, at least 1') }).int().min(1).optional(),
+    budgetGrowth: z.number({ error: expected('a share such as 0.1 (10%), 0 or more') }).min(0).optional(),
     persisted: z.array(persistedSource, { error: 'Expected `persisted` to be a list of sources' }).optional(),
     providers: z.array(z.string({ error: providersNeed }), { error: providersNeed }).optional(),
     policy: pathString().optional(),
@@ -236,9 +239,6 @@ const configSchema = z.strictObject(
         { error: 'Expected `notations` to be a list of `defineNotation({ name, find, parse })` values' },
       )
       .optional(),
-    tokenizer: z.custom<TokenizerSetting>(isTokenizerSetting, { error: expected(TOKENIZER_EXPECTED) }).optional(),
-    budget: z.number({ error: expected('a whole number of tokens, at least 1') }).int().min(1).optional(),
-    budgetGrowth: z.number({ error: expected('a share such as 0.1 (10%), 0 or more') }).min(0).optional(),
     // A JSON config may name a JSON Schema for editors; it means nothing to prompt-contract.
     $schema: z.string().optional(),
   },

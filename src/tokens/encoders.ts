@@ -22,35 +22,44 @@ interface GptEncodingModule {
 const encodings = new Map<EncodingName, Counter>();
 
 /**
- * Where a text may be cut into paragraphs whose counts add up to the whole text's: after a run
- * of two or more line breaks, before a letter or digit. In both encodings' pre-tokenizer
+ * Whether a text may be cut before the character `c` that follows a run of line breaks, the
+ * counts of the two parts adding up to the whole text's. In both encodings' pre-tokenizer
  * patterns a run of line breaks ends a piece (`\s*[\r\n]+`, or punctuation's trailing
- * `[\r\n]*`) and a letter or digit starts one, and byte-pair merges never cross pieces. (Not
- * before `/`: o200k's punctuation piece takes line breaks and slashes after it.)
+ * `[\r\n]*`), no piece but white space starts with a line break, and byte-pair merges never
+ * cross pieces. So: a printable ASCII character other than `/` (o200k's punctuation piece takes
+ * a slash after line breaks); not white space, which the line-break piece may share; nothing
+ * outside ASCII, left uncut rather than told from Unicode's spaces.
  */
-const PARAGRAPH_END = /\n\n+(?=[\p{L}\p{N}])/gu;
-/** Paragraph counts kept per encoding: the cases of one prompt share most of their text. */
-const MAX_PARAGRAPHS = 50_000;
+const cutsBefore = (c: number): boolean => c > 32 && c < 127 && c !== 47;
+/** Line counts kept per encoding: the cases of one prompt share most of their lines. */
+const MAX_LINES = 100_000;
 
-/** Counts `text` paragraph by paragraph, each paragraph's count kept: only what changed between cases is tokenized. */
-function byParagraph(count: Counter): Counter {
+/** Counts `text` line by line, each line's count kept: only the lines that differ between cases are tokenized. */
+function byLine(count: Counter): Counter {
   const known = new Map<string, number>();
   const piece = (part: string): number => {
     let n = known.get(part);
     if (n === undefined) {
       n = count(part);
-      if (known.size >= MAX_PARAGRAPHS) known.clear();
-      known.set(part, n);
+      if (known.size >= MAX_LINES) known.clear();
+      // A copy is kept, not the slice: a slice holds on to the whole text of its case, and thousands of them weigh on every collection.
+      known.set(Buffer.from(part, 'utf8').toString('utf8'), n);
     }
     return n;
   };
   return (text) => {
     let total = 0;
     let start = 0;
-    for (const m of text.matchAll(PARAGRAPH_END)) {
-      const end = m.index + m[0].length;
-      total += piece(text.slice(start, end));
-      start = end;
+    // A scan with indexOf rather than a regular expression: a case has hundreds of lines, and a match object each cost more than counting them.
+    for (let at = text.indexOf('\n'); at !== -1; ) {
+      let next = at + 1;
+      while (text.charCodeAt(next) === 10) next++;
+      if (next >= text.length) break;
+      if (cutsBefore(text.charCodeAt(next))) {
+        total += piece(text.slice(start, next));
+        start = next;
+      }
+      at = text.indexOf('\n', next);
     }
     return total + piece(text.slice(start));
   };
@@ -63,7 +72,7 @@ export function encodingCounter(name: EncodingName): Counter {
   let counter = encodings.get(name);
   if (counter === undefined) {
     const mod = require(`gpt-tokenizer/encoding/${name}`) as GptEncodingModule;
-    counter = byParagraph((text) => (text === '' ? 0 : mod.countTokens(text, asText)));
+    counter = byLine((text) => (text === '' ? 0 : mod.countTokens(text, asText)));
     encodings.set(name, counter);
   }
   return counter;

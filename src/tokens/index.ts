@@ -6,6 +6,7 @@
  * that says what it was counted with. See docs/tokens.md.
  */
 import type { RenderedCase } from '../render/render.js';
+import type { ToolSpec } from '../tools/types.js';
 import { shapeOfModel, toWire, type Shape } from '../render/wire.js';
 import { toolsAsSent } from '../snapshot/tools-wire.js';
 import { encodingCounter, tokenizerJsonCounter, type Counter, type SettingPlace } from './encoders.js';
@@ -94,6 +95,16 @@ function toolShape(setting: TokenizerSetting): Shape {
 const toolCounts = new Map<string, number>();
 const MAX_TOOL_COUNTS = 1000;
 
+/** The tools last counted with each tokenizer: the cases of one prompt come one after another and send the same tool objects, so most counts need no serialising. */
+const lastTools = new Map<string, { parts: unknown[]; count: number }>();
+
+/** What of a tool its serialised form is made of, by identity: a tool object changed in place is counted again. */
+const partsOf = (tools: readonly ToolSpec[]): unknown[] => tools.flatMap((t) => [t, t.name, t.description, t.inputSchema, t.inputExamples, t.provided, t.strict]);
+
+function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /** The text of a rendered case as the provider receives it: the prompt verbatim, or each message's text and parts. */
 function promptText(rendered: RenderedCase): string {
   if (!rendered.messages || !rendered.conversation) return rendered.text;
@@ -115,14 +126,21 @@ export function countRenderedCase(rendered: RenderedCase, tokenizer: CaseTokeniz
   const prompt = count(promptText(rendered));
   let tools = 0;
   if (rendered.tools.length > 0) {
-    const json = JSON.stringify(toolsAsSent(rendered.tools, toolShape(tokenizer.setting)));
-    const key = `${tokenizer.file ?? tokenizer.name}\u0000${json}`;
-    const known = toolCounts.get(key);
-    if (known !== undefined) tools = known;
+    const id = tokenizer.file ?? tokenizer.name;
+    const parts = partsOf(rendered.tools);
+    const last = lastTools.get(id);
+    if (last !== undefined && sameParts(last.parts, parts)) tools = last.count;
     else {
-      tools = count(json);
-      if (toolCounts.size >= MAX_TOOL_COUNTS) toolCounts.clear();
-      toolCounts.set(key, tools);
+      const json = JSON.stringify(toolsAsSent(rendered.tools, toolShape(tokenizer.setting)));
+      const key = `${id}\u0000${json}`;
+      const known = toolCounts.get(key);
+      if (known !== undefined) tools = known;
+      else {
+        tools = count(json);
+        if (toolCounts.size >= MAX_TOOL_COUNTS) toolCounts.clear();
+        toolCounts.set(key, tools);
+      }
+      lastTools.set(id, { parts, count: tools });
     }
   }
   const setting = tokenizer.setting;

@@ -13,7 +13,7 @@ const strings = [
   'Grüße aus Köln — ¿qué tal? 東京の天気は晴れです。 🚀🚀',
   'A literal <|endoftext|> and <|im_start|> in a prompt are plain text.',
   '',
-  // Paragraphs, counted one by one and kept: the cut must never change the count.
+  // Lines, counted one by one and kept: the cut must never change the count.
   '# Rules\n\nBe brief.\n\n\nAsk first.\n\n  Indented.\n\n/path after a break.\n\nEnd.\n\n42 items.\n\n',
   'x.\n\n/usr\n\nÉtude\n\n\u0301accent\n\n日本\n\n',
 ];
@@ -50,8 +50,8 @@ test('the header line reads back as the count it states, an estimate with what i
   expect(parseSnapshotTokens('prompt-contract snapshot 2\nprompt: p\ncase: c\n\ntokens: prompt 1 + tools 2 = 3 (o200k_base, exact)\n')).toBeUndefined();
 });
 
-test('a text cut into paragraphs counts as the whole text, whatever surrounds the breaks', () => {
-  const pieces = fc.constantFrom('\n', '\n\n', '\n\n\n', ' ', '  ', '.', '/', '(', "'s", 'word', 'Word', 'ÉTÉ', '日本', '42', '1234', '\t', '\u0301', '🚀', '<|endoftext|>');
+test('a text cut into lines counts as the whole text, whatever surrounds the breaks', () => {
+  const pieces = fc.constantFrom('\n', '\n\n', '\n\n\n', '\r\n', '\r', ' \n', '\n ', ' ', '  ', '.', '-', '`', '#', '{', '"', ':', '/', '(', "'s", 'word', 'Word', 'ÉTÉ', '日本', '42', '1234', '\t', '\u0301', '🚀', '<|endoftext|>');
   fc.assert(
     fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
       const text = parts.join('');
@@ -60,6 +60,6 @@ test('a text cut into paragraphs counts as the whole text, whatever surrounds th
         for (let i = 0; i < 2; i++) expect(countRenderedCase(rendered(text), { setting: name, name, from: 'config' }).prompt).toBe(encode(text, plain).length);
       }
     }),
-    { numRuns: 300 },
+    { numRuns: 500 },
   );
 });
