@@ -44,6 +44,16 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
   }
 }
 
+/** `--output`: written beside itself first and renamed, so a reader never sees half a report. */
+async function writeOutput(file: string, text: string): Promise<void> {
+  const { replaceFile } = await import('./util/files.js');
+  try {
+    replaceFile(file, text);
+  } catch (error) {
+    throw new InputError('usage', `Cannot write the report (${(error as Error).message}); expected a --output path in a folder this user can write`, { file });
+  }
+}
+
 /** A whole number of at least 1 given to an option, or a usage error naming it. */
 function parseCount(value: string, option: string): number {
   if (!/^[1-9]\d{0,3}$/.test(value.trim())) throw new InputError('usage', `Unexpected ${option} ${JSON.stringify(value)}, expected a whole number from 1 to 9999`);
@@ -61,13 +71,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('check')
     .description('render every prompt and case, then run every contract check the config enables')
     .option('--config <file>', 'config file (default: prompt-contract.config.{ts,mts,cts,mjs,cjs,js,json})')
-    .addOption(formatOption())
+    // markdown and html are the review: each changed case against its baseline snapshot, with the findings.
+    .addOption(new Option('--format <format>', 'output format (markdown, html: a review of the changed cases with the findings)').choices(['pretty', 'json', 'github', 'markdown', 'html']).default('pretty'))
+    .option('--output <file>', 'write the report to this file (through a temporary file beside it) instead of standard output')
     .addOption(failOnOption())
-    .option('--against <ref>', 'compare tools against this git ref instead of the committed baseline')
+    .option('--against <ref>', 'compare tools (and, for markdown and html, the snapshots) against this git ref instead of the committed baseline')
     .option('--shard <index/total>', 'do one part of the work, as a CI matrix job (1/3, 2/3, 3/3); checks that run once run in shard 1')
     .option('--workers <count>', 'threads to spread the cases over (default: from 3 cores, one per core but one when there are enough cases; 1: this thread only)')
     .option('--no-cache', 'check every case again instead of reusing unchanged ones from node_modules/.cache/prompt-contract')
-    .action(async (opts: { config?: string; format: FormatName; failOn: Severity; against?: string; shard?: string; workers?: string; cache: boolean }) => {
+    .action(async (opts: { config?: string; format: FormatName | 'html'; output?: string; failOn: Severity; against?: string; shard?: string; workers?: string; cache: boolean }) => {
       const { parseShard } = await import('./util/shard.js');
       const shard = parseShard(opts.shard ?? process.env.PROMPT_CONTRACT_SHARD, opts.shard === undefined ? 'PROMPT_CONTRACT_SHARD' : '--shard');
       const { loadProject } = await import('./project.js');
@@ -78,6 +90,20 @@ export function buildProgram(setExit: (code: number) => void): Command {
       // What was read is one line for a person, not a finding a case.
       const { splitCoverage } = await import('./checks/findings.js');
       const { found, summary } = splitCoverage(diagnostics);
+      if (opts.format === 'markdown' || opts.format === 'html' || opts.output !== undefined) {
+        let text: string;
+        if (opts.format === 'markdown' || opts.format === 'html') {
+          const { formatReview } = await import('./report/review/index.js');
+          text = await formatReview(opts.format, project, found, opts.against === undefined ? {} : { against: opts.against });
+        } else {
+          const { format } = await import('./report/format.js');
+          text = `${summary !== undefined && opts.format === 'pretty' ? `${summary}\n` : ''}${format(opts.format, found)}`;
+        }
+        if (opts.output === undefined) process.stdout.write(text);
+        else await writeOutput(opts.output, text);
+        setExit(found.some((d) => atLeast(d.severity, opts.failOn)) ? EXIT_FINDINGS : 0);
+        return;
+      }
       if (summary !== undefined && opts.format === 'pretty') process.stdout.write(`${summary}\n`);
       setExit(await print(found, opts.format, opts.failOn));
     });
