@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Importer } from './config/index.js';
 import type { Diagnostic } from './report/diagnostic.js';
@@ -20,7 +20,7 @@ import { SchemaCompiler } from './schema/validator.js';
 import { checkRenderedExamples, dedupe } from './checks/rendered.js';
 import type { NotationDefinition } from './extract/notation.js';
 import { formatSnapshot, formatToolsBaseline } from './snapshot/format.js';
-import type { TokenCount } from './tokens/index.js';
+import { countRenderedCase, parseSnapshotTokens, tokenizerNames, type TokenCount, type TokenizerName } from './tokens/index.js';
 import { foreignMessage, reconcile, removeLeftovers, removeObsolete, scanSnapshots, snapshotFile, toolsBaselineFile, type SnapshotResult, type UpdateMode } from './snapshot/state.js';
 
 const plainColors = { RECEIVED_COLOR: (s: string) => s, EXPECTED_COLOR: (s: string) => s };
@@ -116,12 +116,28 @@ function findingsMessage(title: string, diagnostics: readonly Diagnostic[]): str
 }
 
 /** Custom matchers; `contractSuite` registers them, or call `expect.extend(promptMatchers)` (Jest or Vitest). */
+/**
+ * Outside the suite the matcher knows no config, so not the case's tokenizer: it counts with the
+ * one the committed snapshot names (a built-in one), else with the default. The count itself is
+ * still made now, so a changed count is still a changed snapshot.
+ */
+function tokensAsCommitted(file: string, received: RenderedCase): TokenCount | undefined {
+  let named: string | undefined;
+  try {
+    named = existsSync(file) ? parseSnapshotTokens(readFileSync(file, 'utf8'))?.tokenizer : undefined;
+  } catch {
+    named = undefined;
+  }
+  if (named === undefined || !(tokenizerNames as readonly string[]).includes(named)) return undefined;
+  return countRenderedCase(received, { setting: named as TokenizerName, name: named, from: 'default' });
+}
+
 export const promptMatchers = {
   /** The rendered text and its tools match the committed `snapshots/<prompt>/<case>.txt`, with Jest's update semantics. */
   toMatchPromptSnapshot(this: MatcherThis, received: RenderedCase, options: { dir?: string; tokens?: TokenCount } = {}): MatcherResult {
     const dir = options.dir ?? join(process.cwd(), 'snapshots');
     const file = snapshotFile(dir, received.prompt, received.case);
-    const result = reconcile(file, formatSnapshot(received, options.tokens), updateMode(this.snapshotState), process.cwd(), dir);
+    const result = reconcile(file, formatSnapshot(received, options.tokens ?? tokensAsCommitted(file, received)), updateMode(this.snapshotState), process.cwd(), dir);
     count(this.snapshotState, result);
     const pass = result.status === 'matched' || result.status === 'written' || result.status === 'updated';
     return { pass, message: () => (pass ? inert(`Expected \`${received.prompt}\` case \`${received.case}\` not to match its snapshot`) : snapshotMessage(`Prompt \`${received.prompt}\` case \`${received.case}\``, result, this.utils)) };
@@ -256,7 +272,7 @@ export async function defineContractSuite(g: SuiteRuntime, options: ContractSuit
   const { loadProject } = await import('./project.js');
   const { listCases, renderAnyCase, renderDataItems } = await import('./render/render.js');
   const run = await import('./checks/run.js');
-  const { countRenderedCase } = await import('./tokens/index.js');
+
   const { budgetFindings, caseTokenizer } = await import('./tokens/budget.js');
   // The extractor's Markdown fallback cannot be required inside Jest's module system: load it now.
   await (await import('./extract/markdown.js')).preloadMarkdown();
