@@ -39,13 +39,8 @@ export function missingPackage(name: OptionalPackage, what: string, cause?: unkn
  * CommonJS, so it is required: Jest without VM modules has no `import()`.
  */
 export async function importOptional<T>(name: OptionalPackage, what: string): Promise<T> {
-  try {
-    const mod = createRequire(import.meta.url)(name) as object;
-    return { ...mod, default: mod } as T;
-  } catch (error) {
-    if (isMissing(error, name)) throw missingPackage(name, what, error);
-    throw error;
-  }
+  const mod = requireOptional<object>(name, what);
+  return { ...mod, default: mod } as T;
 }
 
 /** `require(name)` from this package's folder, or the same InputError. */

@@ -3,7 +3,7 @@
 // holding a line break followed by such a command must never start a line of the report, on
 // stdout or on stderr, in any format; a Markdown report must render it as text.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { markdownParts } from '../helpers/markdown.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,14 +86,7 @@ describe('a tool name holding a workflow command', () => {
     // The name breaks OpenAI's naming rule: the finding quotes it.
     const result = cli(['lint', 'tools.json', '--provider', 'openai', '--format', 'markdown'], { cwd: dir });
     expect(result.stdout).toContain('evil.example');
-    const kinds = new Set<string>();
-    const texts: string[] = [];
-    const walk = (node: { type: string; value?: string; children?: unknown[] }): void => {
-      kinds.add(node.type);
-      if (node.type === 'text' && node.value !== undefined) texts.push(node.value);
-      for (const child of node.children ?? []) walk(child as typeof node);
-    };
-    walk(fromMarkdown(result.stdout));
+    const { kinds, texts } = markdownParts(result.stdout);
     for (const kind of ['link', 'image', 'html', 'linkReference', 'imageReference', 'definition']) expect(kinds).not.toContain(kind);
     expect(texts.join('\n')).not.toMatch(/@octocat|evil\.example/);
   });

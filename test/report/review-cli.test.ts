@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { markdownParts } from '../helpers/markdown.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliInProcess as cli, withDemo, type Demo } from '../cli/helpers.js';
@@ -159,14 +159,7 @@ test('markdown: a hostile prompt line and tool description render as code, never
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('evil.example');
     expect(result.stdout.split('\n').filter((l) => l.trimStart().startsWith('::'))).toEqual([]);
-    const kinds = new Set<string>();
-    const texts: string[] = [];
-    const walk = (node: { type: string; value?: string; children?: unknown[] }): void => {
-      kinds.add(node.type);
-      if (node.type === 'text' && node.value !== undefined) texts.push(node.value);
-      for (const child of node.children ?? []) walk(child as typeof node);
-    };
-    walk(fromMarkdown(result.stdout));
+    const { kinds, texts } = markdownParts(result.stdout);
     for (const kind of ['link', 'image', 'html', 'linkReference', 'imageReference', 'definition']) expect(kinds).not.toContain(kind);
     expect(kinds).toContain('code');
     expect(texts.join('\n')).not.toMatch(/@octocat|evil\.example/);
