@@ -7,7 +7,7 @@
 // package.json, docs); in one bundled file that would be empty, so it becomes the address of
 // the same module's ES build in dist/, which sits beside this file.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,3 +60,14 @@ const dynamicImport = bundled.split('\n').findIndex((line) => !/^\s*(\/\/|\*)/.t
 if (dynamicImport !== -1) throw new Error(`import() left in the CommonJS bundle, line ${dynamicImport + 1}`);
 const leftover = result.warnings.filter((w) => w.text.includes('import.meta'));
 if (leftover.length > 0) throw new Error(`import.meta left in the CommonJS bundle: ${leftover.map((w) => w.location?.file).join(', ')}`);
+
+// The bundle is kept to ASCII. esbuild escapes what it writes in strings, but leaves comments
+// and some regular expression literals of the bundled packages as they were; a single character
+// beyond ASCII makes Node read the whole file as a string of two-byte characters, so that the
+// command line reads and compiles twice the bytes on every start. In a comment, a string, a
+// regular expression or a template, a `\uXXXX` escape of each UTF-16 unit means the same; only a
+// tagged template (`String.raw`) would see the difference, so a line of code with a backtick is refused.
+const lines = bundled.split('\n');
+const tagged = lines.findIndex((line) => /[^\x00-\x7f]/.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line) && line.includes('`'));
+if (tagged !== -1) throw new Error(`a character beyond ASCII on a line with a template literal in the CommonJS bundle, line ${tagged + 1}`);
+if (lines.some((line) => /[^\x00-\x7f]/.test(line))) await writeFile(outfile, bundled.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`));

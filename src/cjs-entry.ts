@@ -3,3 +3,5 @@
 export * from './index.js';
 export { contractSuite, promptMatchers } from './jest.js';
 export { promptContractJestConfig } from './jest-config.js';
+// The command line, which cli.ts starts from this bundle.
+export { runCli } from './cli-main.js';

@@ -26,6 +26,11 @@ function loadedFiles(args: string[], cwd = repo, env: NodeJS.ProcessEnv = {}): {
         // CommonJS (and require of an ES module) goes through Module._load; ES imports through the load hook above.
         'const load = Module._load;',
         "Module._load = function (request, parent, isMain) { try { appendFileSync(log, Module._resolveFilename(request, parent, isMain) + '\\n'); } catch {} return load.apply(this, arguments); };",
+        // The packages bundled into dist/prompt-contract.cjs, which the command line runs from: esbuild
+        // starts each bundled module on first use through a one-key object named by the module's path,
+        // read with `Object.getOwnPropertyNames` as the bundle starts (see its `__esm` and `__commonJS`).
+        'const names = Object.getOwnPropertyNames;',
+        "Object.getOwnPropertyNames = function (o) { const r = names(o); if (r.length === 1 && typeof r[0] === 'string' && r[0].startsWith('node_modules/')) appendFileSync(log, 'bundle:/' + r[0] + '\\n'); return r; };",
         '',
       ].join('\n'),
     );

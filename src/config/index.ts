@@ -12,6 +12,7 @@ import { InputError } from '../util/errors.js';
 import { pathKind, readRegularFileSync, withoutBom } from '../util/files.js';
 import { checkLocalImports } from './local-imports.js';
 import { LineIndex } from '../util/lines.js';
+import { isModuleScope } from '../util/module-scope.js';
 import { suggestName } from '../util/suggest.js';
 import { configRules } from './rules.js';
 import { isTokenizerSetting, TOKENIZER_EXPECTED, type TokenizerSetting } from '../tokens/index.js';
@@ -133,10 +134,32 @@ export function jitiRequire(file: string): unknown {
   return jitiRequirer(file);
 }
 
+declare const __PROMPT_CONTRACT_CJS__: boolean | undefined;
+/** Whether this is the CommonJS bundle (scripts/bundle.mjs defines the name), which the command line runs from. */
+const commonJsBuild = typeof __PROMPT_CONTRACT_CJS__ !== 'undefined' && __PROMPT_CONTRACT_CJS__;
+
+/**
+ * From the CommonJS bundle, where `import()` is not to be had: a CommonJS file by `require`, any
+ * other with jiti's `require`, so that the config's `import ... from 'prompt-contract'` gets the
+ * bundle already loaded rather than a second copy of the package in ES modules. A file that only
+ * an ES module can hold (top-level `await`) is refused there as a syntax error, and is then
+ * imported with jiti, as the ES build does.
+ */
+async function bundledImporter(file: string): Promise<unknown> {
+  if (file.endsWith('.cjs') || (file.endsWith('.js') && !isModuleScope(file))) return createRequire(import.meta.url)(file) as unknown;
+  try {
+    return jitiRequire(file);
+  } catch (error) {
+    if ((error as { name?: unknown }).name === 'SyntaxError') return jitiImport(file);
+    throw error;
+  }
+}
+
 /** jiti is loaded lazily: plain `.json` and `.mjs` configs never pay for it. */
 export async function defaultImporter(file: string): Promise<unknown> {
-  if (/\.(c|m)?js$|\.json$/.test(file)) {
-    if (file.endsWith('.json')) return readJsonConfig(file);
+  if (file.endsWith('.json')) return readJsonConfig(file);
+  if (commonJsBuild) return bundledImporter(file);
+  if (/\.(c|m)?js$/.test(file)) {
     return import(pathToFileURL(file).href);
   }
   return jitiImport(file);

@@ -20,8 +20,21 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 }
 
 /** The pinned JSON report: `{version: 1, diagnostics, summary}`; internal offsets are left out. */
+/**
+ * The JSON report's keys of a finding, in this order whatever order the finding was built or
+ * read back from the cache in: two runs that find the same give the same bytes.
+ */
+const JSON_KEYS = ['ruleId', 'severity', 'message', 'file', 'line', 'column', 'tool', 'provider', 'instancePath', 'schemaPath', 'expected', 'actual', 'witnesses', 'witnessCount', 'total', 'related', 'fix', 'detail', 'url'] as const;
+
+function inKeyOrder({ offset: _offset, endOffset: _end, ...rest }: Diagnostic): Diagnostic {
+  const out: Record<string, unknown> = {};
+  for (const key of JSON_KEYS) if (rest[key] !== undefined) out[key] = rest[key];
+  for (const [key, value] of Object.entries(rest)) if (!(key in out) && value !== undefined) out[key] = value;
+  return out as unknown as Diagnostic;
+}
+
 export function toJsonReport(diagnostics: readonly Diagnostic[]): { version: 1; diagnostics: Diagnostic[]; summary: ReturnType<typeof summarize> } {
-  const list = sortDiagnostics(diagnostics).map(({ offset: _offset, endOffset: _end, ...rest }) => rest);
+  const list = sortDiagnostics(diagnostics).map(inKeyOrder);
   return { version: 1, diagnostics: list, summary: summarize(diagnostics) };
 }
 

@@ -69,7 +69,8 @@ function present(path: string): boolean {
   }
 }
 
-const warned = new Set<string>();
+/** Said once per process, though the package may be loaded twice in it (the ES modules and the CommonJS bundle). */
+const warned: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('prompt-contract.cache-folder-warnings')] ??= new Set<string>()) as Set<string>;
 
 function warnOnce(key: string, text: string): void {
   if (warned.has(key)) return;

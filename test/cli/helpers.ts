@@ -60,7 +60,7 @@ export function cliInProcess(args: string[], options: { cwd?: string; env?: Node
 }
 
 async function runInProcess(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
-  const { main } = await import('../../src/cli.js');
+  const { main } = await import('../../src/cli-main.js');
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1', ...options.env };
   const savedEnv = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   const setEnv = (values: NodeJS.ProcessEnv): void => {

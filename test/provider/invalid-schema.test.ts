@@ -3,7 +3,7 @@ import { describe, expect, jest, test } from '@jest/globals';
 import { lintTools, profiles } from '../../src/checks/provider/index.js';
 import { checkExamples } from '../../src/checks/examples.js';
 import { RecordedAccumulator, accumulate } from '../../src/checks/recorded.js';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli-main.js';
 import type { Diagnostic } from '../../src/report/diagnostic.js';
 import { schemaProblems } from '../../src/schema/problems.js';
 import { readRecordedCalls } from '../../src/sources/jsonl.js';
