@@ -1,12 +1,13 @@
 // `tokens-cost`: what counting tokens adds to `check`. The same generated project (5,000 cases;
 // quick: 1,000) is checked twice by the built CLI (`check --no-cache --workers 1`, a process
 // each, CPU of every thread): once by dist/ as built, once by a copy of dist/ whose
-// `countRenderedCase` counts nothing (its tokenizer replaced by `() => 0`; everything else,
-// the tool serialisation and the snapshot's tokens line included, runs as built). Each side's
-// snapshots are written beforehand by that side's own code, so both compare every snapshot,
-// find them all matching, and report the same findings (checked). The figure: CPU with counts
-// ÷ CPU without, medians of alternating pairs after a warm-up; the load average is reported
-// beside it, as the machine is shared.
+// `countRenderedCase` counts nothing (its tokenizer replaced by `() => 0` in the ES modules and
+// in the bundle the command line runs; everything else, the tool serialisation and the
+// snapshot's tokens line included, runs as built). Each side's snapshots are written beforehand
+// by that side's own code, so both compare every snapshot, find them all matching, and report
+// the same findings (checked): a side whose counter was not the one patched finds every
+// snapshot outdated. The figure: CPU with counts ÷ CPU without, medians of alternating pairs
+// after a warm-up; the load average is reported beside it, as the machine is shared.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,18 +16,24 @@ import { Mismatch, measure, median, same, spread } from './common.js';
 import { dataDir } from './data.js';
 import { generateProject, projectEnv, projectsDir } from './project-gen.js';
 
-const NO_COUNT = 'const count = () => 0;';
+/** `const count = counterOf(tokenizer);`, as tsc emits it and as the bundle names it (`count3`). */
+const COUNT_LINE = /const (count\w*) = counterOf\(tokenizer\);/g;
 
-/** A copy of dist/ whose counter counts nothing: the run without counts. */
+/**
+ * A copy of dist/ whose counter counts nothing: the run without counts. The command line runs
+ * the CommonJS bundle (dist/prompt-contract.cjs) and the API the ES modules, so both are patched.
+ */
 function distWithoutCounts(root) {
   const dir = join(dataDir, 'dist-without-token-counts');
   rmSync(dir, { recursive: true, force: true });
   cpSync(join(root, 'dist'), dir, { recursive: true });
-  const file = join(dir, 'tokens', 'index.js');
-  const text = readFileSync(file, 'utf8');
-  const patched = text.replace('const count = counterOf(tokenizer);', NO_COUNT);
-  if (patched === text) throw new Mismatch('tokens-cost: dist/tokens/index.js no longer calls `counterOf(tokenizer)`; update the bench');
-  writeFileSync(file, patched);
+  const files = [join(dir, 'tokens', 'index.js'), join(dir, 'prompt-contract.cjs')].filter((file) => existsSync(file));
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const found = text.match(COUNT_LINE)?.length ?? 0;
+    if (found !== 1) throw new Mismatch(`tokens-cost: ${file} calls \`counterOf(tokenizer)\` ${found} times, expected once; update the bench`);
+    writeFileSync(file, text.replace(COUNT_LINE, 'const $1 = () => 0;'));
+  }
   return dir;
 }
 
