@@ -166,7 +166,7 @@ describe('the user path renders as the dotprompt package does', () => {
   });
 
   afterAll(() => {
-    // Shown with --verbose: the figures the README quotes.
-    console.info(`dotprompt differential: ${specCases.length} spec tests and ${templates.length} templates of ours; ${tally.same} identical, ${tally.deliberate} deliberate differences`);
+    // The figures the README quotes, one plain line (console.info would add its source location, read as a stack).
+    process.stderr.write(`dotprompt differential: ${specCases.length} spec tests and ${templates.length} templates of ours; ${tally.same} identical, ${tally.deliberate} deliberate differences\n`);
   });
 });

@@ -71,8 +71,8 @@ describe('dotprompt specification', () => {
     expect(Object.keys(skips).filter((k) => !keys.has(k))).toEqual([]);
     for (const reason of Object.values(skips)) expect(reason.trim()).not.toBe('');
     const skipped = cases.filter((c) => Object.hasOwn(skips, c.key)).length;
-    // Shown with --verbose; the counts are also Jest's own pass/skip totals.
-    console.info(`dotprompt spec: ${cases.length} tests, ${cases.length - skipped} run, ${skipped} skipped`);
+    // One plain line (console.info would add its source location); the counts are also Jest's own pass/skip totals.
+    process.stderr.write(`dotprompt spec: ${cases.length} tests, ${cases.length - skipped} run, ${skipped} skipped\n`);
   });
 
   for (const { key, suite, test: tc } of cases) {

@@ -18,7 +18,7 @@ if (withoutServer() === 'fail') {
 
 const describeWithServer = url ? describe : describe.skip;
 if (withoutServer() === 'todo') {
-  console.warn(`PostgreSQL tests skipped: PROMPT_CONTRACT_PG_URL is not set; ${howToStart}`);
+  process.stderr.write(`PostgreSQL tests skipped: PROMPT_CONTRACT_PG_URL is not set; ${howToStart}\n`);
   test.todo(`persisted PostgreSQL sources: set PROMPT_CONTRACT_PG_URL to run them (${howToStart})`);
 }
 
