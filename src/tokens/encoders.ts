@@ -22,28 +22,46 @@ interface GptEncodingModule {
 const encodings = new Map<EncodingName, Counter>();
 
 /**
- * Whether a text may be cut before the character `c` that follows a run of line breaks, the
- * counts of the two parts adding up to the whole text's. In both encodings' pre-tokenizer
- * patterns a run of line breaks ends a piece (`\s*[\r\n]+`, or punctuation's trailing
- * `[\r\n]*`), no piece but white space starts with a line break, and byte-pair merges never
- * cross pieces. So: a printable ASCII character other than `/` (o200k's punctuation piece takes
- * a slash after line breaks); not white space, which the line-break piece may share; nothing
+ * Whether a text may be cut at `at`, just after a run of line breaks, the counts of the two
+ * parts adding up to the whole text's. In both encodings' pre-tokenizer patterns a run of line
+ * breaks ends a piece (`\s*[\r\n]+`, or punctuation's trailing `[\r\n]*`), no piece but white
+ * space starts with a line break, and byte-pair merges never cross pieces. So the cut may come
+ * before a printable ASCII character other than `/` (o200k's punctuation piece takes a slash
+ * after line breaks), or before an indent of plain spaces that a printable ASCII character ends
+ * (the line-break piece cannot end in a space, and a space stops the punctuation piece's tail).
+ * Not before other white space, which the line-break piece may share, nor before anything
  * outside ASCII, left uncut rather than told from Unicode's spaces.
  */
-const cutsBefore = (c: number): boolean => c > 32 && c < 127 && c !== 47;
-/** Line counts kept per encoding: the cases of one prompt share most of their lines. */
-const MAX_LINES = 100_000;
+function cutsAt(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c !== 32) return c > 32 && c < 127 && c !== 47;
+  let after = at + 1;
+  while (text.charCodeAt(after) === 32) after++;
+  const d = text.charCodeAt(after);
+  return d > 32 && d < 127;
+}
 
-/** Counts `text` line by line, each line's count kept: only the lines that differ between cases are tokenized. */
-function byLine(count: Counter): Counter {
+/** Characters of text kept per memo before it starts again: a bound on memory, whatever the prompts' size. */
+const MAX_KEPT_CHARS = 4_000_000;
+
+/**
+ * Counts `text` piece by piece, cut after each run of `breaks` where {@link cutsAt} allows, each
+ * piece's count kept: only the pieces that differ between cases are counted by `count`.
+ */
+function byPieces(count: Counter, breaks: '\n' | '\n\n'): Counter {
   const known = new Map<string, number>();
+  let kept = 0;
   const piece = (part: string): number => {
     let n = known.get(part);
     if (n === undefined) {
       n = count(part);
-      if (known.size >= MAX_LINES) known.clear();
+      if (kept + part.length > MAX_KEPT_CHARS) {
+        known.clear();
+        kept = 0;
+      }
       // A copy is kept, not the slice: a slice holds on to the whole text of its case, and thousands of them weigh on every collection.
       known.set(Buffer.from(part, 'utf8').toString('utf8'), n);
+      kept += part.length;
     }
     return n;
   };
@@ -51,19 +69,28 @@ function byLine(count: Counter): Counter {
     let total = 0;
     let start = 0;
     // A scan with indexOf rather than a regular expression: a case has hundreds of lines, and a match object each cost more than counting them.
-    for (let at = text.indexOf('\n'); at !== -1; ) {
-      let next = at + 1;
+    for (let at = text.indexOf(breaks); at !== -1; ) {
+      let next = at + breaks.length;
       while (text.charCodeAt(next) === 10) next++;
       if (next >= text.length) break;
-      if (cutsBefore(text.charCodeAt(next))) {
+      if (cutsAt(text, next)) {
         total += piece(text.slice(start, next));
         start = next;
       }
-      at = text.indexOf('\n', next);
+      at = text.indexOf(breaks, next);
     }
     return total + piece(text.slice(start));
   };
 }
+
+/**
+ * Counts paragraph by paragraph, and a paragraph not seen before line by line: the cases of one
+ * prompt share most of their paragraphs, and a paragraph that differs mostly differs in a line
+ * or two. Paragraph cuts are line cuts too (after two or more line breaks), so both grains
+ * give the whole text's count.
+ */
+const memoized = (count: Counter): Counter => byPieces(byPieces(count, '\n'), '\n\n');
+
 /** Special-token text (`<|endoftext|>`) in a prompt is counted as the ordinary text an API reads it as, never refused. */
 const asText = { disallowedSpecial: new Set<string>() };
 
@@ -72,7 +99,7 @@ export function encodingCounter(name: EncodingName): Counter {
   let counter = encodings.get(name);
   if (counter === undefined) {
     const mod = require(`gpt-tokenizer/encoding/${name}`) as GptEncodingModule;
-    counter = byLine((text) => (text === '' ? 0 : mod.countTokens(text, asText)));
+    counter = memoized((text) => (text === '' ? 0 : mod.countTokens(text, asText)));
     encodings.set(name, counter);
   }
   return counter;

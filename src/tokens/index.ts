@@ -98,11 +98,24 @@ const MAX_TOOL_COUNTS = 1000;
 /** The tools last counted with each tokenizer: the cases of one prompt come one after another and send the same tool objects, so most counts need no serialising. */
 const lastTools = new Map<string, { parts: unknown[]; count: number }>();
 
-/** What of a tool its serialised form is made of, by identity: a tool object changed in place is counted again. */
-const partsOf = (tools: readonly ToolSpec[]): unknown[] => tools.flatMap((t) => [t, t.name, t.description, t.inputSchema, t.inputExamples, t.provided, t.strict]);
+/** The fields of a tool its serialised form is made of, compared by identity: a tool object changed in place is counted again. */
+const TOOL_PARTS = 7;
 
-function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+function partsOf(tools: readonly ToolSpec[]): unknown[] {
+  const parts: unknown[] = [];
+  for (const t of tools) parts.push(t, t.name, t.description, t.inputSchema, t.inputExamples, t.provided, t.strict);
+  return parts;
+}
+
+/** Whether `tools` are made of the same parts as those last counted; compared in place, as every case asks it. */
+function sameParts(parts: readonly unknown[], tools: readonly ToolSpec[]): boolean {
+  if (parts.length !== tools.length * TOOL_PARTS) return false;
+  let k = 0;
+  for (const t of tools) {
+    if (parts[k] !== t || parts[k + 1] !== t.name || parts[k + 2] !== t.description || parts[k + 3] !== t.inputSchema || parts[k + 4] !== t.inputExamples || parts[k + 5] !== t.provided || parts[k + 6] !== t.strict) return false;
+    k += TOOL_PARTS;
+  }
+  return true;
 }
 
 /** The text of a rendered case as the provider receives it: the prompt verbatim, or each message's text and parts. */
@@ -127,9 +140,8 @@ export function countRenderedCase(rendered: RenderedCase, tokenizer: CaseTokeniz
   let tools = 0;
   if (rendered.tools.length > 0) {
     const id = tokenizer.file ?? tokenizer.name;
-    const parts = partsOf(rendered.tools);
     const last = lastTools.get(id);
-    if (last !== undefined && sameParts(last.parts, parts)) tools = last.count;
+    if (last !== undefined && sameParts(last.parts, rendered.tools)) tools = last.count;
     else {
       const json = JSON.stringify(toolsAsSent(rendered.tools, toolShape(tokenizer.setting)));
       const key = `${id}\u0000${json}`;
@@ -140,7 +152,7 @@ export function countRenderedCase(rendered: RenderedCase, tokenizer: CaseTokeniz
         if (toolCounts.size >= MAX_TOOL_COUNTS) toolCounts.clear();
         toolCounts.set(key, tools);
       }
-      lastTools.set(id, { parts, count: tools });
+      lastTools.set(id, { parts: partsOf(rendered.tools), count: tools });
     }
   }
   const setting = tokenizer.setting;
