@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import type { Config } from 'jest';
 import base from './jest.config';
 
-const slowCalls = /spawnSync|\bspawn\(|execFile|runJest|JestBatch|\bcli\(\[|\bcli\(args|vitest\(|new Worker|PROMPT_CONTRACT_PG_URL|better-sqlite3|pack-test|PROMPT_CONTRACT_WORKERS|workers: [2-9]/;
+const slowCalls = /spawnSync|spawnAsync|cliAsync|\bspawn\(|execFile|runJest|JestBatch|\bcli\(\[|\bcli\(args|vitest\(|new Worker|PROMPT_CONTRACT_PG_URL|better-sqlite3|pack-test|PROMPT_CONTRACT_WORKERS|workers: [2-9]/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
