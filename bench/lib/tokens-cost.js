@@ -37,6 +37,34 @@ function distWithoutCounts(root) {
   return dir;
 }
 
+/** The bundle's `function countRenderedCase(`, wrapped by distWithTimer. */
+const COUNT_FUNCTION = 'function countRenderedCase(';
+const TIMER_LINE = /^tokens-cost-timer (\d+(?:\.\d+)?) (\d+)$/m;
+
+/**
+ * A copy of dist/ whose bundle times every call of `countRenderedCase` (performance.now around
+ * it, the tokenizer's load included) and prints the total as `tokens-cost-timer <ms> <calls>` when
+ * the process ends: what counting itself costs inside a run, without the run-to-run noise of
+ * comparing two whole processes. Only the command line's bundle is patched, as only it runs.
+ */
+function distWithTimer(root) {
+  const dir = join(dataDir, 'dist-token-timer');
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(join(root, 'dist'), dir, { recursive: true });
+  const file = join(dir, 'prompt-contract.cjs');
+  const text = readFileSync(file, 'utf8');
+  const found = text.split(COUNT_FUNCTION).length - 1;
+  if (found !== 1) throw new Mismatch(`tokens-cost: ${file} defines \`countRenderedCase\` ${found} times, expected once; update the bench`);
+  const wrapper = [
+    'let benchCountMs = 0, benchCountCalls = 0;',
+    'process.on("exit", () => process.stderr.write(`tokens-cost-timer ${benchCountMs.toFixed(1)} ${benchCountCalls}\\n`));',
+    'function countRenderedCase(...args) { const t0 = performance.now(); try { return benchTimedCount(...args); } finally { benchCountMs += performance.now() - t0; benchCountCalls++; } }',
+    'function benchTimedCount(',
+  ].join('\n');
+  writeFileSync(file, text.replace(COUNT_FUNCTION, wrapper));
+  return dir;
+}
+
 /** Writes every case's snapshot and the tools baseline with `dist`'s own code: what `-u` would write. */
 async function writeSnapshots(dist, dir) {
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
@@ -73,7 +101,8 @@ export async function tokensCost({ quick, root, result, log }) {
   const run = (side) => {
     const r = measure(process.execPath, [join(side.dist, 'cli.js'), 'check', '--format', 'json', '--no-cache', '--workers', '1'], { cwd: side.dir, env: projectEnv() });
     if (r.status !== 0 && r.status !== 1) throw new Mismatch(`tokens-cost: check could not run in ${side.dir} (exit ${r.status}): ${r.stderr.slice(-2000)}`);
-    return { cpu: r.cpu, findings: JSON.parse(r.stdout).diagnostics.map((d) => `${d.ruleId} ${d.file}:${d.line}`).sort().join('\n') };
+    const timer = TIMER_LINE.exec(r.stderr);
+    return { cpu: r.cpu, findings: JSON.parse(r.stdout).diagnostics.map((d) => `${d.ruleId} ${d.file}:${d.line}`).sort().join('\n'), ...(timer ? { countMs: Number(timer[1]), countCalls: Number(timer[2]) } : {}) };
   };
   const runs = quick ? 3 : 5;
   const load = [loadavg()[0]];
@@ -91,6 +120,17 @@ export async function tokensCost({ quick, root, result, log }) {
     pairs.push(got.with.cpu / got.without.cpu);
     last = got;
   }
+  // The same runs with counts, timed inside: counting's own share of a run's CPU.
+  const timed = { dist: distWithTimer(root), dir: sides.with.dir };
+  const inside = [];
+  for (let i = 0; i < runs; i++) {
+    const r = run(timed);
+    if (r.countMs === undefined) throw new Mismatch('tokens-cost: the timed copy printed no tokens-cost-timer line');
+    same('cases counted by the timed copy', r.countCalls, sides.with.cases);
+    same('findings of the timed copy and of dist/', r.findings, last.with.findings);
+    inside.push(r);
+  }
+  const share = median(inside.map((r) => r.countMs / (r.cpu - r.countMs)));
   load.push(loadavg()[0]);
   same('findings with and without counts', last.with.findings, last.without.findings);
   if (/snapshot\/(outdated|missing)/.test(last.with.findings)) throw new Mismatch('tokens-cost: a snapshot did not match; both sides must compare matching snapshots');
@@ -101,7 +141,8 @@ export async function tokensCost({ quick, root, result, log }) {
     ratio,
     '<= 1.10 (counting tokens adds at most 10% CPU to check)',
     ratio <= 1.1,
-    `CPU of \`prompt-contract check --no-cache --workers 1\` on ${n} generated cases with token counts ÷ the same with a dist/ whose counter counts nothing, each side's snapshots written by its own code so both match every snapshot and report the same findings; medians of ${runs} alternating pairs after a warm-up (${spread(pairs)}); 1-minute load average ${load.map((l) => l.toFixed(2)).join(' at the start, ')} at the end.`,
+    `CPU of \`prompt-contract check --no-cache --workers 1\` on ${n} generated cases with token counts ÷ the same with a dist/ whose counter counts nothing, each side's snapshots written by its own code so both match every snapshot and report the same findings; medians of ${runs} alternating pairs after a warm-up (${spread(pairs)}); 1-minute load average ${load.map((l) => l.toFixed(2)).join(' at the start, ')} at the end. ` +
+      `Counting timed inside the run (a copy of the bundle with a timer around \`countRenderedCase\`, the tokenizer's load included; ${runs} runs): ${median(inside.map((r) => r.countMs)).toFixed(0)} ms of ${median(inside.map((r) => r.cpu)).toFixed(0)} ms CPU, that is ${(1 + share).toFixed(3)} × the rest of the run (median of the runs' own ratios, ${spread(inside.map((r) => 1 + r.countMs / (r.cpu - r.countMs)), 3)}).`,
   );
   if (!existsSync(sides.with.dir)) throw new Mismatch('tokens-cost: the project vanished');
 }
