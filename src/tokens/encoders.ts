@@ -23,14 +23,17 @@ const encodings = new Map<EncodingName, Counter>();
 
 /**
  * Whether a text may be cut at `at`, just after a run of line breaks, the counts of the two
- * parts adding up to the whole text's. In both encodings' pre-tokenizer patterns a run of line
- * breaks ends a piece (`\s*[\r\n]+`, or punctuation's trailing `[\r\n]*`), no piece but white
- * space starts with a line break, and byte-pair merges never cross pieces. So the cut may come
- * before a printable ASCII character other than `/` (o200k's punctuation piece takes a slash
- * after line breaks), or before an indent of plain spaces that a printable ASCII character ends
- * (the line-break piece cannot end in a space, and a space stops the punctuation piece's tail).
- * Not before other white space, which the line-break piece may share, nor before anything
- * outside ASCII, left uncut rather than told from Unicode's spaces.
+ * parts adding up to the whole text's. In both encodings' pre-tokenizer patterns (as
+ * gpt-tokenizer writes them) a run of line breaks, with any white space before it on its line,
+ * ends a piece: a piece of its own (o200k `\s*[\r\n]+`; cl100k `\s*[\r\n]`, or `\s+$` where the
+ * text ends, which takes the same run) or the tail of a punctuation piece (`[\r\n]*`, in o200k
+ * `[\r\n/]*`). No other piece starts with a line break, and byte-pair merges never cross
+ * pieces. So the cut may come before a printable ASCII character other than `/` (o200k's
+ * punctuation tail takes a slash after line breaks), or before an indent of plain spaces that a
+ * printable ASCII character ends: a line-break piece takes the spaces after it only when more
+ * white space and a line break follow them, and a space stops the punctuation tail. Not before
+ * other white space, nor before anything outside ASCII, left uncut rather than told from
+ * Unicode's spaces. Named texts and the real-world prompts in test/tokens hold the rule to it.
  */
 function cutsAt(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
@@ -41,8 +44,12 @@ function cutsAt(text: string, at: number): boolean {
   return d > 32 && d < 127;
 }
 
-/** Characters of text kept per memo before it starts again: a bound on memory, whatever the prompts' size. */
+/**
+ * Characters of text a memo keeps before it starts again (each encoding has two, paragraphs and
+ * lines), and the longest piece it keeps at all: a longer one is counted each time it comes.
+ */
 const MAX_KEPT_CHARS = 4_000_000;
+const MAX_PIECE_CHARS = 1_000_000;
 
 /**
  * Counts `text` piece by piece, cut after each run of `breaks` where {@link cutsAt} allows, each
@@ -55,12 +62,15 @@ function byPieces(count: Counter, breaks: '\n' | '\n\n'): Counter {
     let n = known.get(part);
     if (n === undefined) {
       n = count(part);
+      if (part.length > MAX_PIECE_CHARS) return n;
       if (kept + part.length > MAX_KEPT_CHARS) {
         known.clear();
         kept = 0;
       }
-      // A copy is kept, not the slice: a slice holds on to the whole text of its case, and thousands of them weigh on every collection.
-      known.set(Buffer.from(part, 'utf8').toString('utf8'), n);
+      // A copy is kept, not the slice: a slice holds on to the whole text of its case, and
+      // thousands of them weigh on every collection. Slicing a joined string copies it whole
+      // first, every UTF-16 unit as it is (a lone surrogate included), so the key is the piece.
+      known.set(` ${part}`.slice(1), n);
       kept += part.length;
     }
     return n;

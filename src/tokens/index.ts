@@ -98,7 +98,12 @@ const MAX_TOOL_COUNTS = 1000;
 /** The tools last counted with each tokenizer: the cases of one prompt come one after another and send the same tool objects, so most counts need no serialising. */
 const lastTools = new Map<string, { parts: unknown[]; count: number }>();
 
-/** The fields of a tool its serialised form is made of, compared by identity: a tool object changed in place is counted again. */
+/**
+ * The fields of a tool its serialised form is made of, compared by identity: a tool object
+ * replaced, or a field of it given a new value, is counted again. A change made inside one of
+ * those values in place (a schema object edited) is not seen; tools are read as loaded, as the
+ * snapshot's own tool text (src/snapshot/format.ts) reads them.
+ */
 const TOOL_PARTS = 7;
 
 function partsOf(tools: readonly ToolSpec[]): unknown[] {
@@ -139,7 +144,8 @@ export function countRenderedCase(rendered: RenderedCase, tokenizer: CaseTokeniz
   const prompt = count(promptText(rendered));
   let tools = 0;
   if (rendered.tools.length > 0) {
-    const id = tokenizer.file ?? tokenizer.name;
+    // The tokenizer and the shape its tools are serialised in: a hand-made setting may pair a name with another shape.
+    const id = `${toolShape(tokenizer.setting)}\u0000${tokenizer.file ?? tokenizer.name}`;
     const last = lastTools.get(id);
     if (last !== undefined && sameParts(last.parts, rendered.tools)) tools = last.count;
     else {

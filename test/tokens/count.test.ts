@@ -37,6 +37,13 @@ test('tools count as the compact JSON of the request: OpenAI\'s shape for its en
   expect(estimate).toMatchObject({ tools: o200k(anthropic).length, exact: false, note: 'o200k_base count; Anthropic publishes no tokenizer for current models' });
 });
 
+test('tools counted for one shape are not reused for another under the same tokenizer name', () => {
+  const anthropic = JSON.stringify([{ name: 'lookup_order', description: 'Find an order by its id.', input_schema: tools[0]!.inputSchema }]);
+  // Two hand-made settings with one name: the count kept for the first must not answer the second.
+  countRenderedCase(rendered('Hi', true), { setting: 'o200k_base', name: 'shared-name', from: 'config' });
+  expect(countRenderedCase(rendered('Hi', true), { setting: 'anthropic-estimate', name: 'shared-name', from: 'config' }).tools).toBe(o200k(anthropic).length);
+});
+
 test('the header line reads back as the count it states, an estimate with what it was counted from', () => {
   const exact = countRenderedCase(rendered(strings[0]!, true));
   expect(exact.tokenizer).toBe('o200k_base');
