@@ -130,7 +130,8 @@ export async function tokensCost({ quick, root, result, log }) {
     same('findings of the timed copy and of dist/', r.findings, last.with.findings);
     inside.push(r);
   }
-  const share = median(inside.map((r) => r.countMs / (r.cpu - r.countMs)));
+  // Milliseconds inside the calls (wall, on one thread) against the rest of the process's CPU.
+  const insideRatios = inside.map((r) => r.cpu / (r.cpu - r.countMs));
   load.push(loadavg()[0]);
   same('findings with and without counts', last.with.findings, last.without.findings);
   if (/snapshot\/(outdated|missing)/.test(last.with.findings)) throw new Mismatch('tokens-cost: a snapshot did not match; both sides must compare matching snapshots');
@@ -142,7 +143,7 @@ export async function tokensCost({ quick, root, result, log }) {
     '<= 1.10 (counting tokens adds at most 10% CPU to check)',
     ratio <= 1.1,
     `CPU of \`prompt-contract check --no-cache --workers 1\` on ${n} generated cases with token counts ÷ the same with a dist/ whose counter counts nothing, each side's snapshots written by its own code so both match every snapshot and report the same findings; medians of ${runs} alternating pairs after a warm-up (${spread(pairs)}); 1-minute load average ${load.map((l) => l.toFixed(2)).join(' at the start, ')} at the end. ` +
-      `Counting timed inside the run (a copy of the bundle with a timer around \`countRenderedCase\`, the tokenizer's load included; ${runs} runs): ${median(inside.map((r) => r.countMs)).toFixed(0)} ms of ${median(inside.map((r) => r.cpu)).toFixed(0)} ms CPU, that is ${(1 + share).toFixed(3)} × the rest of the run (median of the runs' own ratios, ${spread(inside.map((r) => 1 + r.countMs / (r.cpu - r.countMs)), 3)}).`,
+      `Counting timed inside the run (a copy of the bundle with a timer around \`countRenderedCase\`, the tokenizer's load included; ${runs} runs): ${median(inside.map((r) => r.countMs)).toFixed(0)} ms of ${median(inside.map((r) => r.cpu)).toFixed(0)} ms CPU, that is ${median(insideRatios).toFixed(3)} × the rest of the run (median of the runs' own ratios, ${spread(insideRatios, 3)}; wall time inside the calls, the run being on one thread, against the process's CPU).`,
   );
   if (!existsSync(sides.with.dir)) throw new Mismatch('tokens-cost: the project vanished');
 }

@@ -145,11 +145,12 @@ export function countRenderedCase(rendered: RenderedCase, tokenizer: CaseTokeniz
   let tools = 0;
   if (rendered.tools.length > 0) {
     // The tokenizer and the shape its tools are serialised in: a hand-made setting may pair a name with another shape.
-    const id = `${toolShape(tokenizer.setting)}\u0000${tokenizer.file ?? tokenizer.name}`;
+    const shape = toolShape(tokenizer.setting);
+    const id = `${shape}\u0000${tokenizer.file ?? tokenizer.name}`;
     const last = lastTools.get(id);
     if (last !== undefined && sameParts(last.parts, rendered.tools)) tools = last.count;
     else {
-      const json = JSON.stringify(toolsAsSent(rendered.tools, toolShape(tokenizer.setting)));
+      const json = JSON.stringify(toolsAsSent(rendered.tools, shape));
       const key = `${id}\u0000${json}`;
       const known = toolCounts.get(key);
       if (known !== undefined) tools = known;

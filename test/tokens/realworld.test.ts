@@ -1,5 +1,5 @@
 // The counter cuts texts into paragraphs and lines and keeps each piece's count; the cuts are
-// proved on random texts (count.test.ts). Here they meet real prompts: every prompt text of the
+// tested on random and named texts (count.test.ts). Here they meet real prompts: every prompt text of the
 // real-world extraction corpora (test/fixtures/realworld*, from public repositories; see their
 // PROVENANCE.md), with their indents, tabs, CRLF, code and non-Latin text. Each count must be
 // the encoding's own, read whole, and stay so when the kept pieces are read back in other texts.
@@ -36,8 +36,8 @@ test('every real prompt counts as its encoding reads it whole, and again from th
       // Kept pieces of this prompt read back after a paragraph of the next one, and the two joined.
       const next = texts[(i + 1) % texts.length]!.text;
       for (const joined of [`${next.slice(0, 200)}\n\n${text}`, `${text}\n\n${next}`]) {
-        const expected = encode(joined, plain).length;
-        if (count(joined) !== expected) wrong.push(`${name} ${file} joined: ${count(joined)}, expected ${expected}`);
+        const [got, expected] = [count(joined), encode(joined, plain).length];
+        if (got !== expected) wrong.push(`${name} ${file} joined: ${got}, expected ${expected}`);
       }
     });
   }
