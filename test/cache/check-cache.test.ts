@@ -9,6 +9,13 @@ import { isCodeFile } from '../../src/checks/cache.js';
 import { demoCopy } from '../cli/helpers.js';
 import { age, cacheDir, CASES, check, perPrompt, warmDemo } from './helpers.js';
 
+test('an unchanged project: the next cached run reuses every case and reports what a run without the cache reports', async () => {
+  const demo = await warmDemo();
+  const uncached = await check(demo.dir, false);
+  expect(uncached.findings.length).toBeGreaterThan(0);
+  expect(await check(demo.dir, true)).toEqual({ findings: uncached.findings, reused: CASES });
+});
+
 test.each<[string, (demo: ReturnType<typeof demoCopy>) => void, string, number]>([
   ['a template', (d) => d.edit('prompts/refund_agent.prompt', '## Examples', '```tool_call\n{"name": "create_refund", "arguments": {"order_id": "A-1042"} }\n```\n\n## Examples'), 'example/invalid-arguments', CASES - perPrompt.refund_agent],
   ['a partial', (d) => d.edit('prompts/partials/_hermes_call.prompt', '{{json this}}', '{"name": "{{name}}", "arguments": {}}'), 'example/invalid-arguments', 0],

@@ -89,10 +89,8 @@ export async function warmDemo(): Promise<ReturnType<typeof demoCopy>> {
   // Stored calls are never cached, and their database is read on every run: left out here.
   demo.edit('prompt-contract.config.ts', /\n  \/\/ Stored conversations[\s\S]*?\n  \],\n/, '\n');
   age(demo.dir);
-  const first = await check(demo.dir, true);
-  expect(first.reused).toBe(0);
-  const second = await check(demo.dir, true);
-  expect(second).toEqual({ findings: first.findings, reused: CASES });
+  // One run fills the cache; each test ends by showing that the run after its own reuses every case.
+  expect((await check(demo.dir, true)).reused).toBe(0);
   return demo;
 }
 

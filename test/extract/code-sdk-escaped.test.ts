@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { checkExamples } from '../../src/checks/examples.js';
 import { extractToolCalls } from '../../src/extract/index.js';
 import type { ToolSpec } from '../../src/tools/types.js';
+import { hostileLength } from '../helpers/runs.js';
 
 // Calls written as code, as SDK objects, as object literals and escaped inside JSON strings:
 // each is read at its own line, and a drift in it (a wrong argument type) is found there.
@@ -179,7 +180,7 @@ describe('calls escaped inside JSON string values', () => {
 
   test('reading escaped strings is linear: many long strings with escapes and call words take no longer than a straight pass', () => {
     const row = `{"value": "${'\\"name\\": \\"x\\", '.repeat(200)}"}\n`;
-    const text = row.repeat(300);
+    const text = row.repeat(hostileLength(300));
     const t0 = process.hrtime.bigint();
     extractToolCalls(text, { tools });
     expect(Number(process.hrtime.bigint() - t0) / 1e6).toBeLessThan(3000);
@@ -223,7 +224,7 @@ describe('calls in the Python string literals of quoted source', () => {
   });
 
   test('quotes that never close, a long line of them, are read in linear time', () => {
-    for (const text of ['"""' + '\\"'.repeat(300_000), `x = """a"""\n${'"\\"'.repeat(300_000)}`, '"""\\"'.repeat(200_000) + '"""{"name": "get_weather"}']) {
+    for (const text of ['"""' + '\\"'.repeat(hostileLength(300_000)), `x = """a"""\n${'"\\"'.repeat(hostileLength(300_000))}`, '"""\\"'.repeat(hostileLength(200_000)) + '"""{"name": "get_weather"}']) {
       const t0 = process.hrtime.bigint();
       extractToolCalls(text, { tools });
       expect(Number(process.hrtime.bigint() - t0) / 1e6).toBeLessThan(3000);

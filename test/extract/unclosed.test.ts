@@ -5,7 +5,7 @@ import { readJson } from '../../src/extract/json.js';
 import { jsonNotation } from '../../src/extract/notations/json.js';
 import { readPythonLiteral } from '../../src/extract/python.js';
 import { looksLikeCall } from '../../src/shapes/calls.js';
-import { runs } from '../helpers/runs.js';
+import { hostileLength, runs } from '../helpers/runs.js';
 
 // Text full of brackets that never close: each `{"` is a place a JSON value may start, and
 // reading each to where it fails cost the length of the text a brace, so 56 KB took seconds.
@@ -132,7 +132,7 @@ describe('tags that never close', () => {
 describe('`<tool_call>` bodies that are no call', () => {
   test('one long word in the tags (a megabyte) is read in linear time: it names the tags, it holds no call', () => {
     // Splitting the word between a tool name and a `key=` cost its length for each split.
-    const text = `<tool_call>${'a'.repeat(1_000_000)} </tool_call>`;
+    const text = `<tool_call>${'a'.repeat(hostileLength(1_000_000))} </tool_call>`;
     expect(extractToolCalls(text)).toEqual({ examples: [], diagnostics: [] });
   });
 });

@@ -1,6 +1,7 @@
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import fc from 'fast-check';
+import { runs } from '../helpers/runs.js';
 import { countRenderedCase, formatTokenLine, normalizeTools, parseSnapshotTokens, type RenderedCase } from '../../src/index.js';
 
 // The counts are gpt-tokenizer's own for OpenAI's encodings: each figure here is compared with
@@ -77,6 +78,6 @@ test('a text cut into paragraphs and lines counts as the whole text, whatever su
         for (let i = 0; i < 2; i++) expect(countRenderedCase(rendered(text), { setting: name, name, from: 'config' }).prompt).toBe(encode(text, plain).length);
       }
     }),
-    { numRuns: 1000 },
+    { numRuns: runs(1000) },
   );
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { isParseFailure, type NotationContext, type NotationDefinition, type NotationMatch, type ParseFailure } from '../../../src/extract/notation.js';
 import { normalizeTools } from '../../../src/tools/normalize.js';
 import type { ToolSpec } from '../../../src/tools/types.js';
-import { runs } from '../../helpers/runs.js';
+import { hostileLength, runs } from '../../helpers/runs.js';
 
 export const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'realworld');
 
@@ -87,12 +87,12 @@ export function labelled(f: RealWorld, markers?: readonly string[]): Found[] {
 }
 
 /**
- * Hostile inputs of 1 MB, each one unit repeated: a reader that rescans the text per place
+ * Hostile inputs of 1 MB (a quarter in `test:fast`), each one unit repeated: a reader that rescans the text per place
  * never finishes within the test's time limit; a linear one reads it (places in order, `run` checks).
  */
 export function expectLinear<M extends NotationMatch>(notation: NotationDefinition<M>, units: readonly string[], tools: readonly ToolSpec[] = []) {
   for (const unit of units) {
-    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    const text = unit.repeat(Math.ceil(hostileLength(1_000_000) / unit.length));
     // The JSON reader reports a failure by throwing: without stack traces that costs what reading does.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
