@@ -7,6 +7,7 @@ import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { isCodeFile } from '../../src/checks/cache.js';
 import { demoCopy } from '../cli/helpers.js';
+import { sample } from '../helpers/runs.js';
 import { age, cacheDir, CASES, check, perPrompt, warmDemo } from './helpers.js';
 
 test('an unchanged project: the next cached run reuses every case and reports what a run without the cache reports', async () => {
@@ -16,7 +17,8 @@ test('an unchanged project: the next cached run reuses every case and reports wh
   expect(await check(demo.dir, true)).toEqual({ findings: uncached.findings, reused: CASES });
 });
 
-test.each<[string, (demo: ReturnType<typeof demoCopy>) => void, string, number]>([
+// Every kind of edit in `npm test`; every third in `npm run test:fast` (see `sample`).
+test.each<[string, (demo: ReturnType<typeof demoCopy>) => void, string, number]>(sample([
   ['a template', (d) => d.edit('prompts/refund_agent.prompt', '## Examples', '```tool_call\n{"name": "create_refund", "arguments": {"order_id": "A-1042"} }\n```\n\n## Examples'), 'example/invalid-arguments', CASES - perPrompt.refund_agent],
   ['a partial', (d) => d.edit('prompts/partials/_hermes_call.prompt', '{{json this}}', '{"name": "{{name}}", "arguments": {}}'), 'example/invalid-arguments', 0],
   ['an example', (d) => d.edit('prompts/examples/order_triage.yaml', 'reason: customer_request', 'reason: changed_my_mind'), 'example/invalid-arguments', CASES - perPrompt.order_triage],
@@ -33,7 +35,7 @@ test.each<[string, (demo: ReturnType<typeof demoCopy>) => void, string, number]>
   ['a handler type', (d) => d.edit('prompts/handlers/lookup-order.ts', 'export interface LookupOrderArgs {', 'export interface LookupOrderArgs {\n  tenant: string;'), 'handler/required-not-in-schema', CASES],
   // Recorded calls are kept by their files' stamps: the prompts are untouched, every case is reused.
   ['a recorded-calls file', (d) => d.edit('prompts/observed/recorded_calls.jsonl', /"reason":"goodwill"/g, '"reason":"kindness"'), 'recorded/invalid', CASES],
-])('an edit to %s shows its finding through the cache, and redoes only the cases that read it', async (_what, edit, rule, reused) => {
+]))('an edit to %s shows its finding through the cache, and redoes only the cases that read it', async (_what, edit, rule, reused) => {
   const demo = await warmDemo();
   edit(demo);
   const cached = await check(demo.dir, true);

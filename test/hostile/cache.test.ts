@@ -12,6 +12,7 @@ import { exactKey } from '../../src/util/values.js';
 import { InputError } from '../../src/util/errors.js';
 import { age, cacheDir, CASES, check, scratch, warmDemo } from '../cache/helpers.js';
 import { demoCopy } from '../cli/helpers.js';
+import { sample } from '../helpers/runs.js';
 
 function cacheFiles(): string[] {
   return readdirSync(cacheDir).filter((f) => f.startsWith('check-') && f.endsWith('.json')).map((f) => join(cacheDir, f));
@@ -95,7 +96,8 @@ test('a snapshot replaced between its stamp and the store is checked again by th
   expect((await check(demo.dir, true)).findings).toEqual(cold.findings);
 });
 
-test.each<[string, (cache: Record<string, unknown>) => unknown]>([
+// Every crafted file in `npm test`; every third in `npm run test:fast` (see `sample`).
+test.each<[string, (cache: Record<string, unknown>) => unknown]>(sample([
   ['findings that are not a list', (c) => ({ ...c, cases: Object.fromEntries(Object.entries(c.cases as object).map(([k, v]) => [k, { ...v, diagnostics: 'none' }])) })],
   ['a case entry without its key', (c) => ({ ...c, cases: Object.fromEntries(Object.entries(c.cases as object).map(([k]) => [k, { diagnostics: [] }])) })],
   ['a list where an object belongs', (c) => ({ ...c, items: [] })],
@@ -103,7 +105,7 @@ test.each<[string, (cache: Record<string, unknown>) => unknown]>([
   ['an order of another prompt', (c) => ({ ...c, order: [{ prompt: 'elsewhere', case: 'nothing' }], prompts: ['elsewhere'], items: { elsewhere: { key: 'x', diagnostics: [] } }, cases: { 'elsewhere\u0000nothing': { key: 'x', snapshot: 'absent', diagnostics: [] } } })],
   ['an order with a case left out', (c) => ({ ...c, order: (c.order as unknown[]).slice(1) })],
   ['a cache of another format', (c) => ({ ...c, format: 4 })],
-])('a cache file with %s is read as empty: the run reports what a cold run does', async (_what, craft) => {
+]))('a cache file with %s is read as empty: the run reports what a cold run does', async (_what, craft) => {
   const demo = await warmDemo();
   // A drift the cache had seen: the crafted cache must not hide it.
   demo.edit('prompts/examples/order_triage.yaml', 'reason: customer_request', 'reason: changed_my_mind');
