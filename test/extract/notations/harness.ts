@@ -87,7 +87,7 @@ export function labelled(f: RealWorld, markers?: readonly string[]): Found[] {
 }
 
 /**
- * Hostile inputs of 1 MB (a quarter in `test:fast`), each one unit repeated: a reader that rescans the text per place
+ * Hostile inputs of 1 MB (an eighth in `test:fast`), each one unit repeated: a reader that rescans the text per place
  * never finishes within the test's time limit; a linear one reads it (places in order, `run` checks).
  */
 export function expectLinear<M extends NotationMatch>(notation: NotationDefinition<M>, units: readonly string[], tools: readonly ToolSpec[] = []) {
