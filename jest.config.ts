@@ -25,6 +25,8 @@ const config: Config = {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Full runs unless jest.fast.config.ts says otherwise (test/helpers/runs.ts).
+  setupFiles: ['<rootDir>/test/setup/full.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/setup/markdown.ts'],
   moduleNameMapper: {
     // The demo imports the package by name, as a user's project would; tests use the source.
