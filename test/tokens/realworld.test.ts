@@ -31,8 +31,8 @@ test('every real prompt counts as its encoding reads it whole, and again from th
   for (const [name, encode] of encodings) {
     const count = (text: string): number => countRenderedCase(rendered(text), { setting: name, name, from: 'config' }).prompt;
     // Every text in `npm test`; every third in `npm run test:fast` (see `sample`), each still joined with the one after it.
-    sample(texts).forEach(({ name: file, text }) => {
-      const i = texts.findIndex((t) => t.name === file);
+    for (const i of sample([...texts.keys()])) {
+      const { name: file, text } = texts[i]!;
       const whole = encode(text, plain).length;
       // First read, then read again (every piece is kept by now).
       for (const got of [count(text), count(text)]) if (got !== whole) wrong.push(`${name} ${file}: ${got}, expected ${whole}`);
@@ -42,7 +42,7 @@ test('every real prompt counts as its encoding reads it whole, and again from th
         const [got, expected] = [count(joined), encode(joined, plain).length];
         if (got !== expected) wrong.push(`${name} ${file} joined: ${got}, expected ${expected}`);
       }
-    });
+    }
   }
   expect(wrong).toEqual([]);
 });
