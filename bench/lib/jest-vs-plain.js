@@ -55,8 +55,16 @@ export function sameRenderedTexts(dir) {
   return compared;
 }
 
-export async function jestVsPlain({ quick, result, log }) {
+export async function jestVsPlain({ quick, root, result, log }) {
   const node = process.execPath;
+  // The same checks without Jest: the built command line on one thread, from the state the cold
+  // contract suite starts in (check cache emptied, the TypeScript handlers' schemas kept).
+  const cli = (dir, env) => {
+    clearCheckCache(dir);
+    const r = measure(node, [join(root, 'dist', 'cli.js'), 'check', '--workers', '1', '--format', 'json'], { cwd: dir, env });
+    if (r.status !== 0) throw new Error(`check failed on a project whose contract suite passes (exit ${r.status}): ${r.stderr.slice(-1500)}`);
+    return r;
+  };
   const sizes = quick
     ? [{ prompts: 1, cases: 5 }, { prompts: 20, cases: 25 }]
     : [{ prompts: 1, cases: 5 }, { prompts: 10, cases: 10 }, { prompts: 50, cases: 20 }, { prompts: 200, cases: 25 }];
@@ -84,7 +92,7 @@ export async function jestVsPlain({ quick, result, log }) {
     // The contract suite reads the cache `check` keeps: warm (the cache of the run before, as a
     // user's second run finds it) and cold (emptied before each contract run, as after a clone).
     for (const cold of [false, true]) {
-      const times = { contract: [], plain: [] };
+      const times = { contract: [], plain: [], cli: [] };
       // One unmeasured run of each (Jest's transform and haste caches), then alternating pairs.
       for (let i = -1; i < runs; i++) {
         for (const side of i % 2 === 0 ? ['contract', 'plain'] : ['plain', 'contract']) {
@@ -93,6 +101,8 @@ export async function jestVsPlain({ quick, result, log }) {
           same(`snapshots checked by the ${side} suite vs cases (${project.cases}-case project)`, snapshotsOf(side, r), project.cases);
           if (i >= 0) times[side].push(r);
         }
+        // Cold only: the command line doing the suite's checks with no Jest, beside each pair.
+        if (cold && i >= 0) times.cli.push(cli(project.dir, env));
       }
       const wall = (side) => median(times[side].map((r) => r.wall));
       const cpu = (side) => median(times[side].map((r) => r.cpu));
@@ -105,6 +115,18 @@ export async function jestVsPlain({ quick, result, log }) {
         `${cold ? 'Cold cache (emptied before each contract run). ' : 'Warm cache (left by the run before, as every run after the first finds it). '}Wall time of the generated project's Jest contract suite (contract.test.ts: \`await contractSuite()\`), ${secs(wall('contract'))} (${secs(cpu('contract'))} CPU), divided by a plain Jest suite on the same cases (bench/lib/plain-suite.ts: Handlebars render of each case from the templates, partials, examples, stubs and inputs it reads itself, then \`toMatchSnapshot()\`), ${secs(wall('plain'))} (${secs(cpu('plain'))} CPU); ` +
           `${project.prompts} prompts x ${project.casesPerPrompt} cases = ${project.cases.toLocaleString('en-US')} cases, ${project.examplesPerPrompt} examples a prompt. Ratio of the medians of ${runs} alternating pairs after one unmeasured run of each; pairs ${spread(times.contract.map((r, i) => r.wall / times.plain[i].wall))}; CPU ratio ${(cpu('contract') / cpu('plain')).toFixed(2)}. ` +
           `Both suites checked ${project.cases} snapshots in every run (the contract suite's baseline tools.json aside), and both render the same text for all ${texts} cases (compared from their snapshot files). Jest runs as \`node --experimental-vm-modules\`, one test file, the project's jest.config.mjs (promptContractJestConfig, ts-jest for .ts).${quickNote}`,
+      );
+      if (!cold) continue;
+      // What the contract suite's own checks cost with no Jest around them, against the same plain suite:
+      // the suite runs these checks and Jest too, so its cold ratio cannot fall below this one.
+      const cliRatio = wall('cli') / wall('plain');
+      result(
+        `jest-vs-plain-${project.cases}-cold-cli`,
+        cliRatio,
+        'report only (the cold contract suite runs these checks inside Jest)',
+        null,
+        `Wall time of \`prompt-contract check --workers 1\` on the same project, ${secs(wall('cli'))} (${secs(cpu('cli'))} CPU), started as the cold contract suite is (check cache emptied, the TypeScript handlers' schemas kept): the checks the suite runs on the same files, with no Jest, on one thread; divided by the plain Jest suite above, ${secs(wall('plain'))}. ` +
+          `Median of ${runs} runs, one after each cold pair; ratios to the pair's plain run ${spread(times.cli.map((r, i) => r.wall / times.plain[i].wall))}. The cold contract suite does this work inside Jest, and pays Jest's start and a test per case besides, where the command line pays only Node's start and loading the config.${quickNote}`,
       );
     }
 
