@@ -1,7 +1,9 @@
 /**
  * ReAct traces (LangChain, LlamaIndex): `Action: get_weather` then `Action Input: {"city": "Paris"}`
  * on the next line; on one line, `Action: wikipedia: Django` (the "Thought, Action, PAUSE,
- * Observation" loop many hand-written agents copy) and the ReAct paper's `Action: Search[Django]`.
+ * Observation" loop many hand-written agents copy) and the ReAct paper's `Action: Search[Django]`,
+ * whose few-shot trajectories number their steps (`Thought 1:`, `Action 1: Search[Django]`,
+ * `Observation 1:`); a numbered `Action 2:` reads as `Action:` does.
  * The input is a JSON object (or a Python dict, which LlamaIndex's parser also takes); a plain
  * value counts only for a known tool with exactly one required string parameter, which then
  * takes it.
@@ -27,11 +29,20 @@ interface ReactMatch extends NotationMatch {
 /** `name: input` and `name[input]` after `Action:`, on the same line. */
 const inline = /^([A-Za-z_][\w.-]*)(?:[ \t]*:[ \t]*(?=\S)|\[(?=[^\]\n]*\][ \t\r]*$))/;
 
-const ACTION = 'Action:';
-const INPUT = 'Action Input:';
+/** `Action:`, or a numbered step's `Action 3:`, as the ReAct paper's trajectories write it. */
+const ACTION = /Action(?:[ \t]+\d{1,4})?:/y;
+const INPUT = /Action Input(?:[ \t]+\d{1,4})?:/y;
+/** Any `Action:` label, for the quick test of a text with no place at all. */
+const anyAction = /Action(?:[ \t]+\d{1,4})?:/;
 const identifier = /^[A-Za-z_][\w.-]*$/;
 /** A ReAct step label that may follow an input on its line. */
-const nextStep = /^(?:Thought|Observation|Final Answer|Action):/;
+const nextStep = /^(?:Thought|Observation|Final Answer|Action)(?:[ \t]+\d{1,4})?:/;
+
+/** The length of the label `re` (sticky) matches at `at`, or -1. */
+function labelAt(re: RegExp, text: string, at: number): number {
+  re.lastIndex = at;
+  return re.test(text) ? re.lastIndex - at : -1;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -70,22 +81,24 @@ function singleStringParameter(context: NotationContext, name: string): { key: s
 
 export const reactNotation = defineNotation<ReactMatch>({
   name: 'react-text',
-  description: 'ReAct text (LangChain, LlamaIndex): `Action: name` then `Action Input: {...}` on the next line, or `Action: name: input` and `Action: Name[input]` on one line',
-  // Every place starts with `Action:`: a text without it needs no pass over its lines.
-  find: prefiltered((text) => text.includes(ACTION), function* (text, context) {
+  description: 'ReAct text (LangChain, LlamaIndex): `Action: name` then `Action Input: {...}` on the next line, or `Action: name: input` and `Action: Name[input]` on one line; numbered steps (`Action 1: Search[...]`) too',
+  // Every place starts with an `Action:` label: a text without one needs no pass over its lines.
+  find: prefiltered((text) => anyAction.test(text), function* (text, context) {
     let lineStart = 0;
     while (lineStart < text.length) {
       const lineEnd = lineEndOf(text, lineStart);
       const at = skipLinePrefix(text, lineStart, lineEnd);
       let next = lineEnd + 1;
-      if (text.startsWith(ACTION, at)) {
-        const name = text.slice(at + ACTION.length, lineEnd).trim();
+      const label = labelAt(ACTION, text, at);
+      if (label > 0) {
+        const name = text.slice(at + label, lineEnd).trim();
         const inputLine = lineEnd + 1;
         if (identifier.test(name) && (context.tools.size === 0 || context.tools.has(name)) && inputLine < text.length) {
           const inputEnd = lineEndOf(text, inputLine);
           const i = skipLinePrefix(text, inputLine, inputEnd);
-          if (text.startsWith(INPUT, i)) {
-            let inputStart = i + INPUT.length;
+          const inputLabel = labelAt(INPUT, text, i);
+          if (inputLabel > 0) {
+            let inputStart = i + inputLabel;
             while (text[inputStart] === ' ' || text[inputStart] === '\t') inputStart++;
             // `Action Input:` alone on its line: the value is on the next.
             if (inputStart >= inputEnd || text.slice(inputStart, inputEnd).trim() === '') inputStart = skipLinePrefix(text, inputEnd + 1, lineEndOf(text, inputEnd + 1));
@@ -143,7 +156,7 @@ export const reactNotation = defineNotation<ReactMatch>({
       // `Action: Search[{...}]`: the value ends at the bracket.
       if (match.inputEnd !== undefined && rest === match.inputEnd) return [{ name, arguments: value }];
       // Streamed logs print the next step right after the input: `Action Input: {...}Thought: ...`.
-      if (rest < text.length && text[rest] !== '\n' && !nextStep.test(text.slice(rest, rest + 13))) return { error: `Unexpected ${describeChar(text, rest)} after the Action Input of \`${name}\`, expected the end of the line`, offset: rest, tool: name };
+      if (rest < text.length && text[rest] !== '\n' && !nextStep.test(text.slice(rest, rest + 20))) return { error: `Unexpected ${describeChar(text, rest)} after the Action Input of \`${name}\`, expected the end of the line`, offset: rest, tool: name };
       return [{ name, arguments: value }];
     }
     // A plain value: only for a tool whose one required parameter is a string.

@@ -51,6 +51,34 @@ describe('react-text', () => {
     expect(calls('Action: multiply: 6 and 7')).toEqual(none);
   });
 
+  test("the ReAct paper's numbered steps: `Action 1: Search[...]`, and `Action Input 2:` after `Action 2:`", () => {
+    // The shape of the paper's few-shot trajectories (HotpotQA), with this file's tools.
+    const trajectory = [
+      'Question: Which magazine was started first?',
+      'Thought 1: I need to search both magazines.',
+      'Action 1: search[Arthur\'s Magazine]',
+      "Observation 1: Arthur's Magazine (1844-1846) was an American literary periodical.",
+      'Thought 2: Now the other one.',
+      'Action 2: search[First for Women]',
+      'Observation 2: First for Women is a woman\'s magazine published by Bauer Media Group.',
+      'Action 3: multiply',
+      'Action Input 3: {"a": 18, "b": 44}',
+      'Observation 3: 792',
+    ].join('\n');
+    expect(calls(trajectory)).toEqual({
+      calls: [
+        { name: 'search', arguments: { query: "Arthur's Magazine" }, line: 3 },
+        { name: 'search', arguments: { query: 'First for Women' }, line: 6 },
+        { name: 'multiply', arguments: { a: 18, b: 44 }, line: 8 },
+      ],
+      failures: [],
+    });
+    // A numbered label after the input, as streamed logs run them on.
+    expect(calls('Action 1: multiply\nAction Input 1: {"a": 1, "b": 2}Thought 2: done').calls).toEqual([{ name: 'multiply', arguments: { a: 1, b: 2 }, line: 1 }]);
+    // The format description stays no call when numbered, and a number is not a name.
+    expect(calls('Action 1: the action to take, one of [multiply, search]\nAction 2: Finish[the answer]\nAction 12345: search[x]\nAction one: search[x]')).toEqual(none);
+  });
+
   test('without tools any identifier is an action', () => {
     expect(calls('Action: get_weather\nAction Input: {"city": "Paris"}', []).calls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' }, line: 1 }]);
   });
