@@ -18,7 +18,8 @@
  *   (`arguments`, `args`, `input`, `parameters`, `tool_input`, ...), and no `description` or
  *   `properties` (a definition);
  * - after `Action:` (ReAct) when input follows, after `to=` (Harmony's recipient), or after a
- *   vendor's call token (`<|tool_call_begin|>`, `<｜tool▁sep｜>`, `<|START_ACTION|>`).
+ *   vendor's call token (`<|tool_call_begin|>`, `<｜tool▁sep｜>`, `<|START_ACTION|>`) or in
+ *   LangChain's XML agent's `<tool>` element.
  * A mention in prose (`use \`lookup_order\` to find an order`) stands in none of these places.
  */
 
@@ -47,7 +48,7 @@ const argumentStart = /^\s*\(\s*(?:[A-Za-z_][\w-]*\s*=(?!=)|["'{[\d-]|true\b|fal
 const actionBefore = /(?:^|\n)[ \t>*_-]*(?:Action(?:[ \t]+\d{1,4})?|Tool call|Function call|Calling|Call)\s*:\s*[`"']?$/i;
 const actionInputAfter = /^[`"']?[ \t]*(?:\r?\n[ \t>*_-]*(?:Action Input(?:[ \t]+\d{1,4})?|Action input|Input|Arguments|Args|Parameters)\s*:|[ \t]*(?:\r?\n)?[ \t]*[{(\[])/;
 const recipientBefore = /(?:\bto=|\brecipient\s*=\s*["']?)(?:functions\.)?$/;
-const callTokenBefore = /(?:<[|｜][^|｜<>]{0,40}(?:tool|call|action|function)[^|｜<>]{0,40}[|｜]>|\[TOOL_CALLS\]|<tool_call>)\s*(?:functions?[.:]|function<[|｜]tool▁sep[|｜]>)?\s*$/i;
+const callTokenBefore = /(?:<[|｜][^|｜<>]{0,40}(?:tool|call|action|function)[^|｜<>]{0,40}[|｜]>|\[TOOL_CALLS\]|<tool_call>|<tool>)\s*(?:functions?[.:]|function<[|｜]tool▁sep[|｜]>)?\s*$/i;
 
 /**
  * The enclosing bracketed span of `at`: from the nearest unclosed `{` or `(` before it to its

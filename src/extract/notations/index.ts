@@ -18,6 +18,7 @@ import { harmonyNotation } from './harmony.js';
 import { hermesNotation } from './hermes.js';
 import { jsonNotation, proseObjectNotation } from './json.js';
 import { kimiNotation } from './kimi.js';
+import { langchainXmlNotation } from './langchain-xml.js';
 import { lfmNotation } from './lfm.js';
 import { messageHistoryNotation } from './message-history.js';
 import { mistralNotation } from './mistral.js';
@@ -49,6 +50,7 @@ export const builtInNotations: readonly NotationDefinition<any>[] = [
   qwenAgentNotation,
   pythonTagNotation,
   reactNotation,
+  langchainXmlNotation,
   ag2Notation,
   geminiCliNotation,
   cohereNotation,

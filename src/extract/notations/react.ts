@@ -69,7 +69,7 @@ function lineEndOf(text: string, from: number): number {
 }
 
 /** The parameter a plain input goes to: the tool's only required parameter, when it is a string. */
-function singleStringParameter(context: NotationContext, name: string): { key: string; schema: unknown } | undefined {
+export function singleStringParameter(context: NotationContext, name: string): { key: string; schema: unknown } | undefined {
   const schema = context.tools.get(name)?.inputSchema;
   const props = isObject(schema?.properties) ? schema.properties : undefined;
   const required = Array.isArray(schema?.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [];
