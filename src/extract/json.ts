@@ -74,6 +74,8 @@ class JsonReader {
   readonly open: number[] = [];
   /** Set when reading stopped at the depth limit. */
   tooDeep = false;
+  /** Whether a comma may end an object or array (`{"a": 1,}`), as Python and JavaScript allow. */
+  trailingCommas = false;
   constructor(
     readonly text: string,
     start: number,
@@ -196,6 +198,7 @@ class JsonReader {
       const c = this.text[this.i];
       if (c === ',') {
         this.i++;
+        if (this.trailingCommas && this.closesAfterComma('}')) return out;
         continue;
       }
       if (c === '}') {
@@ -205,6 +208,15 @@ class JsonReader {
       }
       this.fail('`,` or `}`');
     }
+  }
+
+  /** After a comma: whether `close` comes next (white space between), and if so, past it. */
+  closesAfterComma(close: '}' | ']'): boolean {
+    const k = skipWhitespace(this.text, this.i);
+    if (this.text[k] !== close) return false;
+    this.i = k + 1;
+    this.open.pop();
+    return true;
   }
 
   array(depth: number): unknown[] {
@@ -223,6 +235,7 @@ class JsonReader {
       const c = this.text[this.i];
       if (c === ',') {
         this.i++;
+        if (this.trailingCommas && this.closesAfterComma(']')) return out;
         continue;
       }
       if (c === ']') {
@@ -300,6 +313,8 @@ function quickValue(text: string, start: number): { value: unknown; end: number 
 export interface ReadOptions {
   /** Record where each object opened, for `offsetOf`: slower, for a caller that points at a nested call. */
   offsets?: boolean;
+  /** Take a comma before `}` or `]` (a Python or JavaScript literal written with JSON's quotes). */
+  trailingCommas?: boolean;
 }
 
 /** One JSON value starting at `start` (after optional whitespace); `end` is just past it. */
@@ -307,6 +322,7 @@ export function readJson(text: string, start = 0, options: ReadOptions = {}): Re
   const quick = options.offsets ? undefined : quickValue(text, start);
   if (quick) return { ok: true, ...quick };
   const reader = new JsonReader(text, start);
+  reader.trailingCommas = options.trailingCommas === true;
   const read = attempt(() => {
     const value = reader.value(0);
     return { value, end: reader.i };

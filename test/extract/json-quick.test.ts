@@ -57,3 +57,23 @@ describe('the quick path of the JSON reader', () => {
     expect(readJsonSequence(text)).toEqual(readJsonSequence(text, { offsets: true }));
   });
 });
+
+describe('trailing commas, when the caller takes them', () => {
+  test('a comma before `}` or `]` ends the value; without the option it is an error at the bracket', () => {
+    for (const [text, value] of [
+      ['{"a": 1,}', { a: 1 }],
+      ['[1, 2, ]', [1, 2]],
+      ['{"a": [{"b": true,},\n],\n} tail', { a: [{ b: true }] }],
+    ] as const) {
+      const read = readJson(text, 0, { trailingCommas: true });
+      expect(read).toEqual({ ok: true, value, end: text.indexOf(' tail') === -1 ? text.length : text.indexOf(' tail') });
+      const strict = readJson(text, 0);
+      expect(strict.ok).toBe(false);
+      if (!strict.ok) expect(['}', ']']).toContain(text[strict.offset]);
+    }
+  });
+
+  test('still no empty members: `{,}`, `[1,,]` and a lone comma fail', () => {
+    for (const text of ['{,}', '[1,,]', '[,]']) expect(readJson(text, 0, { trailingCommas: true }).ok).toBe(false);
+  });
+});

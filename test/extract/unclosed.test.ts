@@ -20,7 +20,7 @@ function eachOnItsOwn(text: string, paragraphEnd: (at: number) => number): Array
     const m = trigger.exec(text);
     if (!m) break;
     const at = m.index;
-    const read = readJson(text, at);
+    const read = readJson(text, at, { trailingCommas: true });
     if (read.ok) {
       out.push({ start: at, end: read.end });
       i = read.end;

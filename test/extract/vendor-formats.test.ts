@@ -213,3 +213,37 @@ describe('xLAM-style Python-repr message lists', () => {
     for (const lang of ['', 'text', 'python']) expect([lang, read(`Output:\n\n\`\`\`${lang}\n${list}\n\`\`\`\n`)]).toEqual([lang, { calls: [['get_weather', { location: 'Oslo', days: 2 }, 4]], findings: [] }]);
   });
 });
+
+describe('trailing commas, as Python and JavaScript write them and JSON does not', () => {
+  test('a Python list of OpenAI messages with a trailing comma is read, in prose and in a python fence', () => {
+    const list = 'examples = [\n    {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "search", "arguments": {"query": "Oslo"}}}]},\n]';
+    expect(read(`${list}\n`)).toEqual({ calls: [['search', { query: 'Oslo' }, 2]], findings: [] });
+    expect(read(`Example:\n\n\`\`\`python\n${list}\n\`\`\`\n`)).toEqual({ calls: [['search', { query: 'Oslo' }, 5]], findings: [] });
+  });
+
+  test('a tool list written with trailing commas is data, not a broken call, and the call after it is read', () => {
+    // The shape of a chat-format document: the tools the system turn lists, then the assistant's call, in one fence with no blank line.
+    const text = [
+      '```',
+      '<|im_start|>system name=<|plugin|>',
+      '[',
+      '    {',
+      '        "name": "get_weather",',
+      '        "description": "The weather in a place",',
+      '        "parameters": {"type": "object", "properties": {"location": {"type": "string",},}, "required": ["location"],},',
+      '    }',
+      ']',
+      '<|im_end|>',
+      '<|im_start|>assistant',
+      'Sure.<|action_start|><|plugin|>',
+      '{"name": "get_weather", "parameters": {"location": "Shanghai"}}<|action_end|><|im_end|>',
+      '```',
+    ].join('\n');
+    expect(read(text)).toEqual({ calls: [['get_weather', { location: 'Shanghai' }, 13]], findings: [] });
+  });
+
+  test('a call with a trailing comma in prose is read, as Python and JavaScript read it; in a json fence it stays a finding (`example/not-json`)', () => {
+    expect(read('Call:\n{"name": "search", "arguments": {"query": "x",},}\n')).toEqual({ calls: [['search', { query: 'x' }, 2]], findings: [] });
+    expect(read('Call:\n\n```json\n{"name": "search", "arguments": {"query": "x",}}\n```\n').findings).toEqual([['example/not-json', 3]]);
+  });
+});

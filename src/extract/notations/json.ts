@@ -124,6 +124,7 @@ interface JsonMatch {
 }
 
 const trigger = /\[\s*\{\s*["']|\{\s*["']/g;
+const lenient = { trailingCommas: true } as const;
 
 /** JSON values of a call shape standing in prose: `{"name": "get_weather", "arguments": {...}}`. */
 export const jsonNotation = defineNotation<JsonMatch>({
@@ -140,7 +141,10 @@ export const jsonNotation = defineNotation<JsonMatch>({
       const m = trigger.exec(text);
       if (!m) return;
       const at = m.index;
-      const read = failed.get(at) ?? readJson(text, at);
+      // A comma before `}` or `]` is taken: Python and JavaScript write it (a Python list of
+      // messages, a tool list written by hand), a model reads past it, and a value read whole
+      // hides nothing after it. In a `json` fence or a tag it is still a finding.
+      const read = failed.get(at) ?? readJson(text, at, lenient);
       if (!read.ok && read.open) for (const open of read.open) if (open > at) failed.set(open, read);
       if (read.ok) {
         yield { start: at, end: read.end, where: 'JSON tool call', value: read.value };
@@ -184,7 +188,7 @@ export const jsonNotation = defineNotation<JsonMatch>({
     // Any other JSON is data: it is read (so nothing inside it is taken for a call) and holds no call.
     if (shape.kind !== 'calls' && shape.kind !== 'error') return [];
     // Calls nested in a message or a request are pointed at one by one: read again, with offsets.
-    const again = nests(match.value) ? readJson(context.text, match.start, { offsets: true }) : undefined;
+    const again = nests(match.value) ? readJson(context.text, match.start, { offsets: true, trailingCommas: true }) : undefined;
     const value = again?.ok ? again.value : match.value;
     return located(callsIn([value], false, context), 0);
   },
