@@ -19,7 +19,7 @@ async function print(diagnostics: Diagnostic[], formatName: FormatName, failOn: 
 }
 
 async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
-  const { readRegularFileSync, wideEncoding, wideEncodingReason, withoutBom } = await import('./util/files.js');
+  const { readRegularFileSync, utf8Text, wideEncoding, wideEncodingReason, withoutBom } = await import('./util/files.js');
   const expected = 'expected a regular file with the prompt text, or `-` for standard input';
   if (file === undefined || file === '-') {
     // Bounded: `extract - < /dev/zero` must end, not fill memory.
@@ -35,7 +35,13 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
     // PowerShell's `|` and `>` write UTF-16: read as UTF-8 it holds no call a reader could find.
     const wide = wideEncoding(bytes);
     if (wide !== undefined) throw new InputError('config/unreadable', `Cannot read standard input (${wideEncodingReason(wide)}); expected the prompt text`, { file: '<stdin>' });
-    return { text: withoutBom(bytes.toString('utf8')), name: '<stdin>' };
+    let text: string;
+    try {
+      text = utf8Text(bytes);
+    } catch (error) {
+      throw new InputError('config/unreadable', `Cannot read standard input (${(error as Error).message}); expected the prompt text`, { file: '<stdin>' });
+    }
+    return { text: withoutBom(text), name: '<stdin>' };
   }
   try {
     return { text: withoutBom(readRegularFileSync(file)), name: file };

@@ -10,6 +10,7 @@
 import { chmodSync, closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Read-only, and an open of a named pipe returns at once instead of waiting for a writer. */
@@ -82,7 +83,7 @@ export function readRegularFileSync(file: string, encoding: 'utf8' | null = 'utf
     // PowerShell's `>` and some Windows editors write UTF-16 (and a few tools UTF-32): read as UTF-8 it is NULs and mojibake.
     const wide = wideEncoding(bytes);
     if (wide !== undefined) throw new Error(wideEncodingReason(wide));
-    return bytes.toString('utf8');
+    return utf8Text(bytes);
   } finally {
     closeSync(fd);
   }
@@ -129,6 +130,33 @@ export function wideEncodingReason(encoding: WideEncoding): string {
 }
 
 export type WideEncoding = 'UTF-16' | 'UTF-32';
+
+/**
+ * The text of bytes that must be UTF-8. Decoding anything else replaces each bad sequence with
+ * U+FFFD, which a snapshot would then keep and a diff show as `���`: a Latin-1 file or a stray
+ * binary is refused instead, at the line and column (in characters) of the first bad byte.
+ */
+export function utf8Text(bytes: Buffer): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  // The first line that is not UTF-8 (each line checked whole, natively), then its first bad sequence.
+  let line = 1;
+  let lineStart = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, lineStart);
+    if (end === -1 || !isUtf8(bytes.subarray(lineStart, end))) break;
+    line++;
+    lineStart = end + 1;
+  }
+  let bad = lineStart;
+  for (;;) {
+    const b = bytes[bad]!;
+    const need = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (need === 0 || bad + need > bytes.length || !isUtf8(bytes.subarray(bad, bad + need))) break;
+    bad += need;
+  }
+  const column = bytes.subarray(lineStart, bad).toString('utf8').length + 1;
+  throw new Error(`it is not UTF-8 text: line ${line}, column ${column} holds the byte 0x${bytes[bad]!.toString(16).padStart(2, '0')}, which UTF-8 does not allow there; save the file as UTF-8 (\`iconv -f LATIN1 -t UTF-8\` converts Latin-1)`);
+}
 
 /**
  * UTF-32 or UTF-16 by its byte order mark, or by ASCII written in it (every character's other
