@@ -89,6 +89,15 @@ function positions(text: string, events: Event[]): YamlNodePosition | undefined 
  */
 export const MAX_ALIAS_EXPANSION = 100_000;
 
+/**
+ * How many characters of scalar text (keys and values, as written in the file) aliases may
+ * add to a document when expanded: 16 MiB, four times what one render may make
+ * (`DEFAULT_MAX_RENDERED_BYTES`, 4 MiB), so no real reuse comes near it. The node count alone
+ * lets a 1 MB file alias a 1,000,000-character value 5,000 times: 5 GB once printed, which
+ * ran Node out of memory (a crash, not an error) when a template rendered it.
+ */
+export const MAX_ALIAS_EXPANSION_CHARS = 16 * 1024 * 1024;
+
 /** `.`, `+`, `-`, a digit or `<`: the only first characters of the values `checkPlainScalar` refuses; every other scalar is passed at a glance. */
 const mayNeedCheck = (first: number): boolean => first === 46 || first === 43 || first === 45 || first === 60 || (first >= 48 && first <= 57);
 
@@ -107,15 +116,19 @@ function checkPlainScalar(value: string, key: boolean, fail: (message: string) =
 }
 
 /**
- * Counts the nodes each alias stands for, over the event stream, before anything walks the
- * loaded value: js-yaml shares aliased nodes, so loading is cheap, but every walk, copy or
- * `JSON.stringify` of the value expands them. Throws an InputError at the alias that takes
- * the document past `MAX_ALIAS_EXPANSION`, or that refers to a node containing it (a cycle,
- * which no walk would finish).
+ * Counts the nodes and the scalar characters each alias stands for, over the event stream,
+ * before anything walks the loaded value: js-yaml shares aliased nodes, so loading is cheap,
+ * but every walk, copy or `JSON.stringify` of the value expands them. Each anchor's size is
+ * counted once, when its node closes, aliases inside it included, so the check is linear in
+ * the file. Throws an InputError at the alias that takes the document past
+ * `MAX_ALIAS_EXPANSION` nodes or `MAX_ALIAS_EXPANSION_CHARS` characters, or that refers to a
+ * node containing it (a cycle, which no walk would finish).
  */
 function checkAliases(text: string, events: readonly Event[], file: string): void {
   const sizes = new Map<string, number>();
-  const open: Array<{ anchor: string | undefined; total: number; mapping: boolean; children: number }> = [];
+  /** Characters of scalar text each anchor's node holds, aliases expanded (as written: escapes and indentation count, an upper bound of the value's length). */
+  const lengths = new Map<string, number>();
+  const open: Array<{ anchor: string | undefined; total: number; chars: number; mapping: boolean; children: number }> = [];
   /** Whether the node that starts now is a mapping key (every other child of a mapping, from the first). */
   const isKey = (): boolean => {
     const parent = open[open.length - 1];
@@ -126,6 +139,8 @@ function checkAliases(text: string, events: readonly Event[], file: string): voi
   const anchorOf = (start: number, end: number): string | undefined => (start >= 0 && end > start ? text.slice(start, end) : undefined);
   let total = 0; // nodes of the document so far, aliases expanded
   let added = 0; // nodes aliases added
+  let chars = 0; // characters of scalar text of the document so far, aliases expanded
+  let addedChars = 0; // characters aliases added
   const fail = (offset: number, message: string, code = 'config/yaml-aliases'): never => {
     const at = new LineIndex(text).at(offset);
     throw new InputError(code, message, { file, line: at.line, column: at.column });
@@ -136,13 +151,17 @@ function checkAliases(text: string, events: readonly Event[], file: string): voi
       case EVENT_ID.SEQUENCE:
         isKey();
         total++;
-        open.push({ anchor: anchorOf(event.anchorStart, event.anchorEnd), total, mapping: event.type === EVENT_ID.MAPPING, children: 0 });
+        open.push({ anchor: anchorOf(event.anchorStart, event.anchorEnd), total, chars, mapping: event.type === EVENT_ID.MAPPING, children: 0 });
         break;
       case EVENT_ID.SCALAR: {
         const key = isKey();
         total++;
         const anchor = anchorOf(event.anchorStart, event.anchorEnd);
-        if (anchor !== undefined) sizes.set(anchor, 1);
+        chars += event.valueEnd - event.valueStart;
+        if (anchor !== undefined) {
+          sizes.set(anchor, 1);
+          lengths.set(anchor, event.valueEnd - event.valueStart);
+        }
         // Plain and untagged, or tagged as a number (`!!float .inf`, `!!int 9007199254740993`): read as YAML's numbers are.
         const tag = event.tagStart < 0 ? '' : text.slice(event.tagStart, event.tagEnd);
         const numeric = tag === '' ? event.style === SCALAR_STYLE.PLAIN : /^(?:!!|!<tag:yaml\.org,2002:)(?:float|int)>?$/.test(tag);
@@ -153,7 +172,10 @@ function checkAliases(text: string, events: readonly Event[], file: string): voi
       }
       case EVENT_ID.POP: {
         const node = open.pop();
-        if (node?.anchor !== undefined) sizes.set(node.anchor, total - node.total + 1);
+        if (node?.anchor !== undefined) {
+          sizes.set(node.anchor, total - node.total + 1);
+          lengths.set(node.anchor, chars - node.chars);
+        }
         break;
       }
       case EVENT_ID.ALIAS: {
@@ -167,6 +189,15 @@ function checkAliases(text: string, events: readonly Event[], file: string): voi
         added += size;
         if (added > MAX_ALIAS_EXPANSION) {
           fail(event.anchorStart - 1, `Alias \`*${name}\` takes the nodes added by aliases past ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} (an alias bomb); expected aliases that repeat small parts of the document`);
+        }
+        const length = lengths.get(name) ?? 0;
+        chars += length;
+        addedChars += length;
+        if (addedChars > MAX_ALIAS_EXPANSION_CHARS) {
+          fail(
+            event.anchorStart - 1,
+            `Alias \`*${name}\` repeats ${length.toLocaleString('en-US')} characters, which takes the text added by aliases past ${MAX_ALIAS_EXPANSION_CHARS.toLocaleString('en-US')} characters (an alias bomb); expected large values written out where they are needed, or fewer aliases to them`,
+          );
         }
         break;
       }
