@@ -50,12 +50,57 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
   }
 }
 
-/** `--output`: written beside itself first and renamed, so a reader never sees half a report. */
-async function writeOutput(file: string, text: string): Promise<void> {
-  const { replaceFile } = await import('./util/files.js');
+/**
+ * `--output`. A new or regular file is written beside itself first and renamed over, so a reader
+ * never sees half a report. A device or a named pipe (`/dev/stdout`, a FIFO a CI step reads) is
+ * written into, never replaced; a link is followed to what it names, and that is written as
+ * such. A folder, a dangling link, and a file the project reads as input (the config, a prompt,
+ * a snapshot) are refused: the report must not take the place of what it reports on.
+ */
+async function writeOutput(file: string, text: string, inputs: { files: string[]; folders: string[] }): Promise<void> {
+  const { lstatSync, realpathSync, openSync, writeSync, closeSync, constants } = await import('node:fs');
+  const { relative, resolve, isAbsolute } = await import('node:path');
+  const { replaceFile, describeFileKind } = await import('./util/files.js');
+  const refuse = (why: string): never => {
+    throw new InputError('usage', `Cannot write the report to \`${file}\`: ${why}; expected a --output path for the report alone`, { file });
+  };
+  let target = resolve(file);
+  let kind: ReturnType<typeof lstatSync> | undefined;
   try {
-    replaceFile(file, text);
+    kind = lstatSync(target);
+  } catch {
+    kind = undefined;
+  }
+  if (kind?.isSymbolicLink()) {
+    try {
+      target = realpathSync(target);
+      kind = lstatSync(target);
+    } catch {
+      refuse('it is a link to nothing');
+    }
+  }
+  const inside = (folder: string): boolean => {
+    const rel = relative(resolve(folder), target);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  if (kind?.isDirectory()) refuse('it is a directory');
+  if (inputs.files.some((f) => resolve(f) === target) || inputs.folders.some(inside)) refuse('the project reads it as input');
+  try {
+    if (kind !== undefined && !kind.isFile()) {
+      // A device or a named pipe: opened as it is (a FIFO waits for its reader) and written whole.
+      if (!kind.isCharacterDevice() && !kind.isFIFO()) refuse(`it is ${describeFileKind(kind)}`);
+      const fd = openSync(target, constants.O_WRONLY | (constants.O_APPEND ?? 0));
+      try {
+        const bytes = Buffer.from(text);
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    }
+    replaceFile(target, text);
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError('usage', `Cannot write the report (${(error as Error).message}); expected a --output path in a folder this user can write`, { file });
   }
 }
@@ -106,7 +151,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
           text = `${summary !== undefined && opts.format === 'pretty' ? `${summary}\n` : ''}${format(opts.format, found)}`;
         }
         if (opts.output === undefined) process.stdout.write(text);
-        else await writeOutput(opts.output, text);
+        else await writeOutput(opts.output, text, { files: [project.config.file], folders: [project.config.prompts, project.config.snapshots] });
         setExit(found.some((d) => atLeast(d.severity, opts.failOn)) ? EXIT_FINDINGS : 0);
         return;
       }
