@@ -2,7 +2,8 @@ import type { expect as JestExpect, describe as JestDescribe, test as JestTest, 
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { pathToFileURL } from 'node:url';
-import { jitiImport, jitiRequire, type Importer } from './config/index.js';
+import { isTypeScriptLoadError, jitiImport, jitiRequire, type Importer } from './config/index.js';
+import { localModules } from './config/local-imports.js';
 import { defineContractSuite, promptMatchers, type ContractSuiteOptions, type SuiteRuntime } from './suite.js';
 import { defineContractSuiteSync } from './suite-sync.js';
 import { isModuleScope } from './util/module-scope.js';
@@ -71,19 +72,21 @@ function vmModules(): boolean {
 /**
  * Inside Jest with VM modules: through Jest's own loader, so the project's transform applies.
  * TypeScript that Jest has no transform for (a `.cts` config under an ES module setup, a `.ts`
- * one in a project without ts-jest) fails to parse there, before any of it runs: it is then
- * loaded as the CLI loads it, with jiti.
+ * one in a project without ts-jest, a `.ts` module that a `.mjs` config imports) fails to parse
+ * there, before any of it runs: it is then loaded as the CLI loads it, with jiti.
  */
 const esModuleImporter: Importer = async (file) => {
-  const typescript = /\.[cm]?tsx?$/.test(file);
   if (file.endsWith('.cts')) return jitiImport(file);
   try {
     return await import(pathToFileURL(file).href);
   } catch (error) {
-    if (typescript && (error as { name?: unknown }).name === 'SyntaxError') return jitiImport(file);
+    if (isTypeScriptLoadError(error)) return jitiImport(file);
+    if ((error as { name?: unknown }).name === 'SyntaxError' && (typescript(file) || localModules(file).some(typescript))) return jitiImport(file);
     throw error;
   }
 };
+
+const typescript = (file: string): boolean => /\.[cm]?tsx?$/.test(file);
 
 /**
  * Inside Jest without VM modules: a CommonJS file (`.cjs`, `.js` outside a `"type": "module"`

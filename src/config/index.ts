@@ -155,12 +155,33 @@ async function bundledImporter(file: string): Promise<unknown> {
   }
 }
 
-/** jiti is loaded lazily: plain `.json` and `.mjs` configs never pay for it. */
+/**
+ * Whether Node's own `import()` failed on a TypeScript module it cannot read: Node without type
+ * stripping (`Unknown file extension ".ts"`), or TypeScript that stripping refuses. jiti, which
+ * the CLI loads the config with, reads them. Nothing of the config has run yet when a module it
+ * imports statically fails so: a module is loaded with all it imports before any is evaluated.
+ */
+export function isTypeScriptLoadError(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX' || code === 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING') return true;
+  return code === 'ERR_UNKNOWN_FILE_EXTENSION' && typeof message === 'string' && /"\.[cm]?tsx?"/.test(message);
+}
+
+/**
+ * jiti is loaded lazily: plain `.json` and `.mjs` configs never pay for it. A JavaScript config
+ * is imported by Node; one that imports TypeScript (`import { tools } from './src/tools.ts'`),
+ * which Node cannot read, is loaded with jiti, as the CLI loads it.
+ */
 export async function defaultImporter(file: string): Promise<unknown> {
   if (file.endsWith('.json')) return readJsonConfig(file);
   if (commonJsBuild) return bundledImporter(file);
   if (/\.(c|m)?js$/.test(file)) {
-    return import(pathToFileURL(file).href);
+    try {
+      return await import(pathToFileURL(file).href);
+    } catch (error) {
+      if (isTypeScriptLoadError(error)) return jitiImport(file);
+      throw error;
+    }
   }
   return jitiImport(file);
 }

@@ -38,6 +38,18 @@ function candidates(from: string, specifier: string): string[] {
  * found is left to the importer, whose error names it.
  */
 export function checkLocalImports(configFile: string, shown: (file: string) => string): void {
+  walkLocalImports(configFile, shown);
+}
+
+/**
+ * The config's own modules, the config first, as `checkLocalImports` finds them (and refusing
+ * what it refuses): a test runner's importer asks whether any is TypeScript.
+ */
+export function localModules(configFile: string): string[] {
+  return walkLocalImports(configFile, (file) => file);
+}
+
+function walkLocalImports(configFile: string, shown: (file: string) => string): string[] {
   const queue = [configFile];
   const seen = new Set(queue);
   while (queue.length > 0 && seen.size <= MAX_FILES) {
@@ -69,4 +81,5 @@ export function checkLocalImports(configFile: string, shown: (file: string) => s
       }
     }
   }
+  return [...seen];
 }
