@@ -6,6 +6,25 @@ import { inert } from '../report/inert.js';
  * prints it as `file:line:column: message` and exits 2. Bad *content* is never an
  * InputError: checks report it as a Diagnostic.
  */
+/** The longest message an InputError keeps whole: its start and end are kept around a note of what was left out. */
+export const MAX_MESSAGE_CHARS = 2000;
+
+/**
+ * A message cut to its first 1,400 and last 500 characters when longer than
+ * {@link MAX_MESSAGE_CHARS}: one that quotes a value read from a file (a 20 MB scalar where a
+ * mapping was expected) must not print the file, and the end says what was expected.
+ */
+export function clipMessage(message: string): string {
+  if (message.length <= MAX_MESSAGE_CHARS) return message;
+  let head = 1400;
+  let tail = 500;
+  // Never half a surrogate pair at a cut.
+  const high = (at: number): boolean => (message.charCodeAt(at) & 0xfc00) === 0xd800;
+  if (high(head - 1)) head--;
+  if (high(message.length - tail - 1)) tail++;
+  return `${message.slice(0, head)} … (${(message.length - head - tail).toLocaleString('en-US')} characters left out) … ${message.slice(-tail)}`;
+}
+
 export class InputError extends Error {
   override name = 'InputError';
   readonly file: string | undefined;
@@ -15,7 +34,7 @@ export class InputError extends Error {
   readonly code: string;
 
   constructor(code: string, message: string, place: { file?: string | undefined; line?: number | undefined; column?: number | undefined } = {}, options?: { cause?: unknown }) {
-    super(message, options);
+    super(clipMessage(message), options);
     this.code = code;
     this.file = place.file;
     this.line = place.line;

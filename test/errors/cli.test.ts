@@ -78,3 +78,30 @@ describe('could-not-run template errors on the command line', () => {
       expect(result.stderr).toBe(`prompt-contract: prompts/cases/order_triage.yaml:${lineOf(text, 'prompt: order_triag')}:9: Unknown prompt \`order_triag\`, expected one of \`order_triage\`, \`refund_agent\`, \`status_chat\` (the \`.prompt\` files in \`prompts\`); did you mean \`order_triage\`? (render/unknown-prompt)\n`);
     }));
 });
+
+describe('a message that quotes a value read from a file is cut, never the whole file', () => {
+  test('clipMessage keeps the start and the end (what was expected), and says how much it left out', async () => {
+    const { clipMessage, MAX_MESSAGE_CHARS } = await import('../../src/util/errors.js');
+    expect(clipMessage('short')).toBe('short');
+    const long = `Unexpected "${'x'.repeat(20_000)}" as the examples file, expected a mapping`;
+    const cut = clipMessage(long);
+    expect(cut.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+    expect(cut.startsWith('Unexpected "xxx')).toBe(true);
+    expect(cut.endsWith('as the examples file, expected a mapping')).toBe(true);
+    expect(cut).toContain(`(${(long.length - 1900).toLocaleString('en-US')} characters left out)`);
+    // No half of a surrogate pair at either cut.
+    const emoji = clipMessage('\u{1F600}'.repeat(5000));
+    expect(emoji.isWellFormed()).toBe(true);
+  });
+
+  test('an examples file that is one 2 MB value: exit 2 at the file, a line of at most 2,000 characters of message', () =>
+    withDemo(async (demo) => {
+      demo.write('prompts/examples/refund_agent.yaml', `${'x'.repeat(2_000_000)}\n`);
+      const result = await cli(['check', '--no-cache'], { cwd: demo.dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('prompts/examples/refund_agent.yaml:1:1: Unexpected "xxx');
+      expect(result.stderr).toContain('characters left out) …');
+      expect(result.stderr).toContain('expected a mapping with the list under `examples:`');
+      expect(result.stderr.length).toBeLessThan(2_300);
+    }));
+});
