@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../util/errors.js';
 import { readRegularFileSync, withoutBom } from '../util/files.js';
 import { suggestName } from '../util/suggest.js';
-import { projectRootOf, walkFolder } from '../util/walk.js';
+import { inside, projectRootOf, realOrSelf, walkFolder } from '../util/walk.js';
 import { locate, normalizeLineEnds, parseYaml, readYaml, type YamlDocument, type YamlNodePosition } from '../util/yaml.js';
 import type { TemplateSource } from './handlebars.js';
 import { CODE_PROMPT_FILE, codePromptName } from './code.js';
@@ -229,14 +229,28 @@ function items(doc: YamlDocument, path: Array<string | number>, list: unknown, k
   });
 }
 
-function dataSet(promptFile: string, fm: YamlDocument, key: 'examples' | 'retrieval', display: (p: string) => string): DataSet | undefined {
+/**
+ * The file a prompt's frontmatter names (`examples.file`, `retrieval.file`), refused where it
+ * leads outside the project, after links: a prompt reads the project's data, not
+ * `../../../etc/passwd`, as a link in the prompts folder may not lead out either.
+ */
+function dataFileIn(projectRoot: string, promptFile: string, fm: YamlDocument, path: Array<string | number>, file: string): string {
+  const full = resolve(dirname(promptFile), file);
+  const real = realOrSelf(full);
+  if (!inside(realOrSelf(projectRoot), real)) {
+    throw new InputError('config/invalid', `Unexpected \`${path.join('.')}\` ${JSON.stringify(file)}: it leads to \`${real}\`, outside the project \`${projectRoot}\`; expected a file inside the project (copy it in)`, where(fm, path));
+  }
+  return full;
+}
+
+function dataSet(projectRoot: string, promptFile: string, fm: YamlDocument, key: 'examples' | 'retrieval', display: (p: string) => string): DataSet | undefined {
   const spec = (fm.value as Record<string, unknown>)[key];
   if (spec === undefined) return undefined;
   if (key === 'examples' && isRecord(spec) && spec.turns === true) return undefined;
   if (!isRecord(spec)) throw new InputError('config/invalid', `Expected \`${key}\` to be a mapping with \`file\` and \`partial\``, where(fm, [key]));
   const file = expectString(fm, [key, 'file'], spec.file, `\`${key}.file\``);
   const partial = expectString(fm, [key, 'partial'], spec.partial, `\`${key}.partial\``);
-  const path = resolve(dirname(promptFile), file);
+  const path = dataFileIn(projectRoot, promptFile, fm, [key, 'file'], file);
   // At the partial's name, not at the `partial:` key: that is what an unknown-partial error is about.
   const node = fm.root?.children?.get(key)?.children?.get('partial');
   const declaredAt = node ? { file: fm.file, ...fm.lines.at(node.start) } : where(fm, [key, 'partial']);
@@ -375,12 +389,13 @@ function readPromptFile(state: ModuleState, path: string, only: ReadonlySet<stri
     const turnSpec = meta.examples;
     if (isRecord(turnSpec) && turnSpec.turns === true) {
       const turnFile = expectString(frontmatter, ['examples', 'file'], turnSpec.file, '`examples.file`');
-      const doc = readYaml(resolve(dirname(path), turnFile), display(resolve(dirname(path), turnFile)));
+      const turnPath = dataFileIn(state.projectRoot, path, frontmatter, ['examples', 'file'], turnFile);
+      const doc = readYaml(turnPath, display(turnPath));
       definition.turns = { doc, items: items(doc, ['examples'], examplesIn(doc), 'example', origins) };
     }
-    const examples = dataSet(path, frontmatter, 'examples', display);
+    const examples = dataSet(state.projectRoot, path, frontmatter, 'examples', display);
     if (examples) definition.examples = { ...examples, items: items(examples.doc, ['examples'], examplesIn(examples.doc), 'example', origins) };
-    const retrieval = dataSet(path, frontmatter, 'retrieval', display);
+    const retrieval = dataSet(state.projectRoot, path, frontmatter, 'retrieval', display);
     if (retrieval) {
       const stubs = (retrieval.doc.value as Record<string, unknown> | null)?.stubs;
       if (!isRecord(stubs)) throw new InputError('config/invalid', 'Expected a `stubs` mapping of retrieval key -> list of entries', { file: retrieval.doc.file, line: 1 });

@@ -30,12 +30,13 @@ export interface WalkOptions {
   what?: string;
 }
 
-const inside = (base: string, path: string): boolean => {
+/** Whether `path` is `base` or lies below it (both absolute). */
+export const inside = (base: string, path: string): boolean => {
   const rel = relative(base, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 };
 
-function realOrSelf(path: string): string {
+export function realOrSelf(path: string): string {
   try {
     return realpathSync(path);
   } catch {
