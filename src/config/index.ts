@@ -445,9 +445,53 @@ function valueAt(value: unknown, path: Path): unknown {
 }
 
 /** Loads, checks and resolves the project's config. */
+/** How long a config may take to load (its imports, and the promise it may export), unless `PROMPT_CONTRACT_CONFIG_TIMEOUT` says otherwise. */
+export const DEFAULT_CONFIG_TIMEOUT_S = 120;
+
+/** `PROMPT_CONTRACT_CONFIG_TIMEOUT`, in seconds (a positive number), or the default. */
+export function configTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.PROMPT_CONTRACT_CONFIG_TIMEOUT?.trim();
+  if (value === undefined || value === '') return DEFAULT_CONFIG_TIMEOUT_S;
+  const n = /^\d{1,7}(?:\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n > 0)) throw new InputError('config/invalid', `Invalid PROMPT_CONTRACT_CONFIG_TIMEOUT=${JSON.stringify(value)}; expected a number of seconds above 0`);
+  return n;
+}
+
+/**
+ * `promise`, or a could-not-run error once the config has taken `seconds` to load: a module that
+ * waits on a connection that never answers, or keeps a timer running beside a promise that
+ * never settles, would otherwise hold the run with no word. The timer does not itself keep the
+ * process alive: with nothing else pending, the run ends at once and says so (see cli-main.ts).
+ */
+function withinLimit<T>(promise: Promise<T>, seconds: number, file: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(
+        new InputError(
+          'config/load-failed',
+          `Cannot load the config: it has not finished loading after ${seconds} s (a connection that never answers, or a timer kept running beside a promise that never settles, in the config or a module it imports); expected the config to finish loading (PROMPT_CONTRACT_CONFIG_TIMEOUT=<seconds> gives it longer)`,
+          { file },
+        ),
+      );
+    }, Math.min(seconds * 1000, 2 ** 31 - 1));
+    timer.unref?.();
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 export async function loadConfig(options: { cwd?: string; file?: string; importer?: Importer } = {}): Promise<ResolvedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const file = findConfigFile(cwd, options.file);
+  const seconds = configTimeoutSeconds();
   if (!file.endsWith('.json')) {
     // A named pipe would keep the import waiting for a writer forever (a JSON config is read, and refused there),
     // and so would one among the modules it imports: those the project holds are looked at first.
@@ -457,7 +501,7 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
   }
   let mod: unknown;
   try {
-    mod = file.endsWith('.json') ? readJsonConfig(file) : await (options.importer ?? defaultImporter)(file);
+    mod = file.endsWith('.json') ? readJsonConfig(file) : await withinLimit((options.importer ?? defaultImporter)(file), seconds, file);
   } catch (error) {
     if (error instanceof InputError) throw error;
     const message = (error as Error).message;
@@ -471,8 +515,9 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
   // A real promise only: a hand-made thenable that resolves to itself would be awaited forever.
   if (exported instanceof Promise) {
     try {
-      exported = unwrapDefault(await exported);
+      exported = unwrapDefault(await withinLimit(exported, seconds, file));
     } catch (error) {
+      if (error instanceof InputError) throw error;
       throw new InputError('config/load-failed', `Cannot load the config: its default export is a promise that rejected: ${error instanceof Error ? error.message : String(error)}`, { file }, { cause: error });
     }
   }

@@ -13,8 +13,10 @@ export interface CliResult {
 }
 
 /** Runs the real, built CLI binary (`npm test` builds it first). */
-export function cli(args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+export function cli(args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}): CliResult {
   const result = spawnSync(process.execPath, [bin, ...args], {
+    // A run that should end but might not (a limit under test): killed after `timeout` ms, its code then -1.
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout, killSignal: 'SIGKILL' as const }),
     cwd: options.cwd ?? repo,
     input: options.input ?? '',
     encoding: 'utf8',
