@@ -508,7 +508,13 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
     // Node reads a `.js` file by the nearest package.json's `type`: CommonJS unless it says "module".
     const esmAsCommonJs = /\.js$/.test(file) && /Cannot use import statement outside a module|Unexpected token 'export'/.test(message);
     const hint = esmAsCommonJs ? '; this package is CommonJS (its package.json has no `"type": "module"`), so Node reads a `.js` config as CommonJS: rename it to `prompt-contract.config.mjs` or `.ts`' : '';
-    throw new InputError('config/load-failed', `Cannot load the config: ${message}${hint}`, { file }, { cause: error });
+    // jiti's syntax errors end with `\n <file>:<line>:<column>` (a column from 0): the place goes where places go.
+    const place = /\s*\n\s*(\S+):(\d+):(\d+)\s*$/.exec(message);
+    if (place && resolve(place[1]!) === resolve(file)) {
+      const text = message.slice(0, place.index).replace(/\s+/g, ' ').trim();
+      throw new InputError('config/load-failed', `Cannot load the config: ${text}${hint}`, { file, line: Number(place[2]), column: Number(place[3]) + 1 }, { cause: error });
+    }
+    throw new InputError('config/load-failed', `Cannot load the config: ${message.replace(/\s*\n\s*/g, ' ')}${hint}`, { file }, { cause: error });
   }
   let exported = unwrapDefault(mod);
   // `export default loadTools().then(...)`: a config may be computed; what it settles to is the config.
@@ -520,6 +526,15 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
       if (error instanceof InputError) throw error;
       throw new InputError('config/load-failed', `Cannot load the config: its default export is a promise that rejected: ${error instanceof Error ? error.message : String(error)}`, { file }, { cause: error });
     }
+  }
+  // Nothing exported as the default (`export const config = ...`, or no export at all): say so, rather than ask for `tools`.
+  const known = new Set(keysAt([]));
+  const unlike = (k: string): boolean => !known.has(k) && suggestName(k, [...known]) === undefined;
+  const noDefault = (typeof exported === 'object' && exported !== null && !Array.isArray(exported) && Object.keys(exported).every(unlike) && !(typeof mod === 'object' && mod !== null && Object.hasOwn(mod, 'default')));
+  if (!file.endsWith('.json') && (exported === undefined || exported === null || noDefault)) {
+    const names = exported !== null && typeof exported === 'object' ? Object.keys(exported) : [];
+    const found = exported === null ? 'its default export is null' : names.length > 0 ? `it exports only ${names.map((n) => `\`${n}\``).join(', ')}` : 'it exports nothing';
+    throw new InputError('config/invalid', `Expected the settings as the config's default export (\`export default defineConfig({ tools, ... })\`, or \`module.exports = ...\` in CommonJS); ${found}`, { file });
   }
   const { config, findings } = validate(exported, file, relative(cwd, file) || file);
   const root = dirname(file);
