@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../util/errors.js';
 import { readRegularFileSync, withoutBom } from '../util/files.js';
@@ -236,6 +236,8 @@ function items(doc: YamlDocument, path: Array<string | number>, list: unknown, k
  */
 function dataFileIn(projectRoot: string, promptFile: string, fm: YamlDocument, path: Array<string | number>, file: string): string {
   const full = resolve(dirname(promptFile), file);
+  // A missing file is named where it is asked for: the frontmatter line, not the file that is not there.
+  if (!existsSync(full)) throw new InputError('config/unreadable', `Cannot find \`${path.join('.')}\` ${JSON.stringify(file)} (looked for \`${full}\`); expected a YAML file, its path relative to the prompt`, where(fm, path));
   const real = realOrSelf(full);
   if (!inside(realOrSelf(projectRoot), real)) {
     throw new InputError('config/invalid', `Unexpected \`${path.join('.')}\` ${JSON.stringify(file)}: it leads to \`${real}\`, outside the project \`${projectRoot}\`; expected a file inside the project (copy it in)`, where(fm, path));

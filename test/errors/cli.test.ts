@@ -136,3 +136,13 @@ describe("a prompt's data files stay inside the project", () => {
       }
     }));
 });
+
+test('a missing examples file is named at the frontmatter line that asks for it', () =>
+  withDemo(async (demo) => {
+    demo.edit('prompts/refund_agent.prompt', '  file: examples/refund_agent.yaml', '  file: examples/refund_agnet.yaml');
+    const text = demo.read('prompts/refund_agent.prompt');
+    const result = await cli(['check', '--no-cache'], { cwd: demo.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`prompts/refund_agent.prompt:${lineOf(text, 'refund_agnet.yaml')}:`);
+    expect(result.stderr).toContain('Cannot find `examples.file` "examples/refund_agnet.yaml"');
+  }));

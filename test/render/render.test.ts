@@ -143,11 +143,14 @@ describe('bad input names file, line and what was expected', () => {
     expect(e).toMatchObject({ code: 'render/unknown-stub', file: 'prompts/cases/p.yaml', line: 5 });
   });
 
-  test('an unreadable examples file', () => {
-    const root = scratch({ ...base, 'prompts/p.prompt': base['prompts/p.prompt'].replace('examples.yaml', 'missing.yaml') });
+  test('a missing examples file: named at the frontmatter line that asks for it', () => {
+    const text = base['prompts/p.prompt'].replace('examples.yaml', 'missing.yaml');
+    const root = scratch({ ...base, 'prompts/p.prompt': text });
     const e = thrown(() => loadPromptModule('prompts', root));
     expect(e.code).toBe('config/unreadable');
-    expect(e.file).toBe('prompts/missing.yaml');
+    expect(e.file).toBe('prompts/p.prompt');
+    expect(e.line).toBe(text.split('\n').findIndex((l) => l.includes('missing.yaml')) + 1);
+    expect(e.message).toContain('Cannot find `examples.file` "missing.yaml"');
   });
 
   test('a missing template variable names the template line and column', () => {
