@@ -102,6 +102,25 @@ function typescriptTransform(dir: string, pkg: PackageJson | undefined, jestConf
   return ['ts-jest', '@swc/jest'].find((name) => text.includes(name) && depends(pkg, name));
 }
 
+/**
+ * Whether ts-jest would compile this package's `.ts` test files to ES modules, which Jest without
+ * VM modules cannot run ("Must use import to load ES Module"): in a `"type": "module"` package,
+ * TypeScript's `module: Node16`/`NodeNext` (and their later names) emits ES modules, and ts-jest
+ * keeps that setting where it overrides the others to CommonJS. Read from tsconfig.json's text
+ * (comments allowed); a setting inherited through `extends` is not seen.
+ */
+function tsJestEmitsEsm(dir: string, modulePackage: boolean): boolean {
+  if (!modulePackage) return false;
+  let text: string;
+  try {
+    text = readRegularFileSync(join(dir, 'tsconfig.json'));
+  } catch {
+    return false;
+  }
+  const module = /"module"\s*:\s*"([^"]*)"/i.exec(text.replace(/\/\*[\s\S]*?\*\/|(^|[^:"])\/\/[^\n]*/g, '$1'))?.[1];
+  return module !== undefined && /^node\d*$|^nodenext$/i.test(module) && !/^node$/i.test(module);
+}
+
 /** A path as one word of a shell command: quoted when it holds a space or a character the shell reads. */
 const shellWord = (path: string): string => (/[\s"'$`\\]/.test(path) ? JSON.stringify(path) : path);
 
@@ -477,7 +496,12 @@ export function initProject(dir: string): InitResult {
   const script = pkg?.value.scripts?.test;
   const vmModules = !vitest && runsVmModules(script);
   const jestConfig = jestConfigNames.find((name) => existsSync(join(dir, name)));
-  const suite = suiteFileFor({ vitest, vmModules, modulePackage: pkg?.value.type === 'module', babel: usesBabel(dir), typescriptTransform: vitest ? undefined : typescriptTransform(dir, pkg?.value, jestConfig) });
+  const modulePackage = pkg?.value.type === 'module';
+  const transform = vitest ? undefined : typescriptTransform(dir, pkg?.value, jestConfig);
+  // ts-jest that would emit ES modules cannot run a `.ts` suite without VM modules: the suite is then JavaScript.
+  const esmTsJest = transform === 'ts-jest' && !vmModules && tsJestEmitsEsm(dir, modulePackage);
+  const suite = suiteFileFor({ vitest, vmModules, modulePackage, babel: usesBabel(dir), typescriptTransform: esmTsJest ? undefined : transform });
+  if (esmTsJest) suite.why = `${suite.why}; not TypeScript: with \`"type": "module"\` and tsconfig's \`module: NodeNext\`, ts-jest compiles \`.ts\` tests to ES modules, which Jest without VM modules cannot run`;
   const files = scaffold({ zod, vitest, testDir, suite, toolModules, framework });
   if (existingConfig !== undefined) files.delete('prompt-contract.config.mjs');
   // A module folder that already exists belongs to the user: add nothing to it.
@@ -536,7 +560,9 @@ export function initProject(dir: string): InitResult {
   if (suite.name.endsWith('.cjs') && jestMajor(dir) !== undefined && jestMajor(dir)! < 30) {
     next.push(`Jest ${jestMajor(dir)} does not look for \`.cjs\` test files: add "testMatch": ["**/?(*.)+(spec|test).?([mc])[jt]s?(x)"] to its config, or upgrade to Jest 30`);
   }
-  if (typescript && !vitest && suite.name.endsWith('.ts') === false && !vmModules) {
+  if (esmTsJest) {
+    next.push('TypeScript: the suite is JavaScript (`.cjs`). In this `"type": "module"` package, tsconfig\'s `module: NodeNext` makes ts-jest compile `.ts` tests to ES modules, which Jest runs only with VM modules (`node --experimental-vm-modules node_modules/jest/bin/jest.js`); see docs/typescript.md');
+  } else if (typescript && !vitest && suite.name.endsWith('.ts') === false && !vmModules) {
     next.push('TypeScript: the suite is JavaScript, which Jest runs as it is. For TypeScript tests give Jest a transform: @swc/jest (no type-check, fast) or ts-jest with typescript@5 (ts-jest does not support TypeScript 7); see docs/typescript.md');
   }
   next.push('npm test                     # writes snapshots/ on this first local run');

@@ -69,6 +69,9 @@ describe('prompt-contract init', () => {
     ['ts-jest named in the Jest config', { name: 'agent', devDependencies: { 'ts-jest': '^29', typescript: '^5' } }, { 'jest.config.js': "module.exports = { preset: 'ts-jest' };\n", 'tsconfig.json': '{}' }, 'prompts.contract.test.ts', "import { contractSuite } from 'prompt-contract/jest';"],
     ['@swc/jest in package.json#jest', { name: 'agent', devDependencies: { '@swc/jest': '*', typescript: '^5' }, jest: { transform: { '^.+\\.ts$': '@swc/jest' } } }, {}, 'prompts.contract.test.ts', 'contractSuite();'],
     ['TypeScript with no transform for Jest', { name: 'agent', devDependencies: { typescript: '^5', 'ts-jest': '^29' } }, { 'tsconfig.json': '{}' }, 'prompts.contract.test.js', "require('prompt-contract/jest')"],
+    // ts-jest keeps `module: NodeNext`, which in a "type": "module" package emits ES modules: a `.ts` suite would fail to load.
+    ['ts-jest emitting ES modules (NodeNext)', { name: 'agent', type: 'module', devDependencies: { 'ts-jest': '^29', typescript: '^5' } }, { 'jest.config.js': "export default { transform: { '^.+\\.ts$': 'ts-jest' } };\n", 'tsconfig.json': '{\n  // as `tsc --init` writes it\n  "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext" }\n}\n' }, 'prompts.contract.test.cjs', "require('prompt-contract/jest')"],
+    ['ts-jest in a "type": "module" package with module ESNext', { name: 'agent', type: 'module', devDependencies: { 'ts-jest': '^29', typescript: '^5' } }, { 'jest.config.js': "export default { transform: { '^.+\\.ts$': 'ts-jest' } };\n", 'tsconfig.json': '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "Bundler" } }\n' }, 'prompts.contract.test.ts', "import { contractSuite } from 'prompt-contract/jest';"],
   ])('in %s, the suite is %s', (_what, pkg, extra, file, text) => {
     const p = project({ 'package.json': JSON.stringify(pkg), ...extra });
     try {
@@ -78,7 +81,7 @@ describe('prompt-contract init', () => {
       // A Jest config only for ES module test files under VM modules, where none exists.
       expect(existsSync(join(p.dir, 'jest.config.mjs'))).toBe(file.endsWith('.mjs'));
       // TypeScript without a transform for Jest is told what works, once.
-      expect(result.next.filter((n) => n.includes('docs/typescript.md')).length).toBe(_what === 'TypeScript with no transform for Jest' ? 1 : 0);
+      expect(result.next.filter((n) => n.includes('docs/typescript.md')).length).toBe(['TypeScript with no transform for Jest', 'ts-jest emitting ES modules (NodeNext)'].includes(_what) ? 1 : 0);
     } finally {
       p.remove();
     }
