@@ -289,7 +289,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const { toolsBaselineFile } = await import('./snapshot/state.js');
       checkProjectSnapshots(project);
       const old = baselineTools(project, opts.against);
-      if (!old) throw new InputError('usage', 'No tools baseline to compare with (missing, or not written by prompt-contract): run your Jest command with `-u` to write it, or pass OLD and NEW', { file: project.display(toolsBaselineFile(project.config.snapshots)) });
+      if (!old) throw new InputError('usage', 'No tools baseline to compare with (missing, cut short, or not written by prompt-contract): run your Jest command with `-u` to write it, or pass OLD and NEW', { file: project.display(toolsBaselineFile(project.config.snapshots)) });
       const observed = [...(project.config.recorded ?? []), ...(opts.observed ?? [])];
       setExit(await print(relativePaths(project, await diffWithWitnesses(old, project.tools, observed, project)), opts.format, opts.failOn));
     });

@@ -181,13 +181,17 @@ export function isSnapshotText(text: string): boolean {
  * it is byte for byte what version 0.1.0 wrote before the marker existed (`{"tools": [...]}`
  * with only `name`, `description` and `input_schema`, two-space indented).
  */
+/** How a tools baseline this package wrote begins: its marker is the first key. */
+const damagedBaseline = /^\{\s*"prompt-contract"\s*:\s*"tools baseline \d+"/; // TOOLS_BASELINE_KEY, then its value
+
 export function isToolsBaseline(text: string): boolean {
   if (!text.startsWith('{')) return false;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return false;
+    // Cut short or damaged, but begun as this package writes it: still ours, for `-u` to write again.
+    return damagedBaseline.test(text);
   }
   if (!isRecord(value)) return false;
   if (typeof value[TOOLS_BASELINE_KEY] === 'string' && value[TOOLS_BASELINE_KEY].startsWith('tools baseline ')) return true;

@@ -227,6 +227,20 @@ describe('ownership: only files prompt-contract wrote are overwritten or removed
     expect(readFileSync(file, 'utf8')).toBe(formatToolsBaseline(tools));
   });
 
+  test('a baseline of ours cut short is still ours: outdated with the diff, and -u writes it whole again', () => {
+    const dir = fresh();
+    const file = toolsBaselineFile(dir);
+    const whole = formatToolsBaseline(tools);
+    writeFileSync(file, whole.slice(0, 80));
+    expect(isToolsBaseline(whole.slice(0, 80))).toBe(true);
+    const outdated = reconcile(file, whole, 'none');
+    expect(outdated.status).toBe('mismatch');
+    expect(reconcile(file, whole, 'all').status).toBe('updated');
+    expect(readFileSync(file, 'utf8')).toBe(whole);
+    // Cut before the marker is whole, it proves nothing: left alone.
+    expect(isToolsBaseline(whole.slice(0, 20))).toBe(false);
+  });
+
   test.each(modes)('a foreign file at a snapshot path is never written, mode %s', (mode) => {
     const dir = fresh();
     const file = snapshotFile(dir, 'p', 'c');
