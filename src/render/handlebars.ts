@@ -577,7 +577,7 @@ export class PromptEnvironment {
     const climbed = this.#fromNothing.size === 0 ? undefined : this.#climbing(source).find((p) => this.#fromNothing.has(p.head));
     if (climbed !== undefined) throw climbError(climbed, source);
     // Text outside every block is not charged as it is made: it is at most the template's length times its values'.
-    if (text.length > limit || Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit, { file: source.file });
+    if (text.length > limit || Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit, { file: source.file, line: source.bodyLine });
     // The map's render repeats one that fit: no budget, or the markers it adds could pass the limit.
     return { text, sourceMap: SourceMap.deferred(text, () => this.#marked(source, context, data).sourceMap) };
   }

@@ -85,8 +85,9 @@ describe('a render past its size limit', () => {
 
   test('text outside any block past the limit is caught at the end, at the template', () => {
     const env = new PromptEnvironment(new Map(), new WeakMap());
-    const error = thrown(() => env.render({ file: 't.prompt', body: '{{a}}{{a}}{{a}}', bodyLine: 1 }, { a: 'é'.repeat(40) }, {}, { maxRenderedBytes: 200 }));
-    expect(error).toMatchObject({ code: 'render/too-large', file: 't.prompt' });
+    const error = thrown(() => env.render({ file: 't.prompt', body: '{{a}}{{a}}{{a}}', bodyLine: 7 }, { a: 'é'.repeat(40) }, {}, { maxRenderedBytes: 200 }));
+    // At the template's first line (after its frontmatter): a place an editor opens.
+    expect(error).toMatchObject({ code: 'render/too-large', file: 't.prompt', line: 7 });
     expect(error.message).toContain('the template makes more text');
   });
 });
