@@ -147,12 +147,21 @@ const commonJsBuild = typeof __PROMPT_CONTRACT_CJS__ !== 'undefined' && __PROMPT
  */
 async function bundledImporter(file: string): Promise<unknown> {
   if (file.endsWith('.cjs') || (file.endsWith('.js') && !isModuleScope(file))) return createRequire(import.meta.url)(file) as unknown;
+  let mod: unknown;
   try {
-    return jitiRequire(file);
+    mod = jitiRequire(file);
   } catch (error) {
     if ((error as { name?: unknown }).name === 'SyntaxError') return jitiImport(file);
     throw error;
   }
+  // jiti's interop object looks `then` up on the default export, as resolving this function's
+  // promise does: `export default null` made that a TypeError. Such a module is given plainly.
+  try {
+    void (mod as { then?: unknown } | null)?.then;
+  } catch {
+    return { default: (mod as { default?: unknown }).default };
+  }
+  return mod;
 }
 
 /**

@@ -29,6 +29,7 @@ test.each([
 test.each([
   ['only named exports', 'export const config = { tools: [] };\nexport const other = 1;\n', 'it exports only `config`, `other`'],
   ['no export at all', 'const config = { tools: [] };\n', 'it exports nothing'],
+  ['a null default export', 'export default null;\n', 'its default export is null'],
 ])('a config with %s is told to export its settings as the default', (_what, text, found) => {
   const r = check('prompt-contract.config.mjs', text);
   expect(r.code).toBe(2);
