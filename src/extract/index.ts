@@ -69,7 +69,7 @@ const markdownFences = new Set(['markdown', 'md']);
 const codeNotations: readonly NotationDefinition[] = [cohereNotation, sdkReprNotation, codeCallNotation, codeObjectNotation];
 // Diagrams and markup name tools in labels (`Agent ->> LLM: roll_dice()`): no code is run there.
 const diagramFences = new Set(['mermaid', 'mmd', 'plantuml', 'puml', 'dot', 'graphviz', 'd2']);
-const proseFences = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'xml', 'html', 'prompt', 'chat', 'transcript', 'conversation', 'example', 'output', 'console', 'handlebars', 'hbs', 'mustache', 'jinja', 'jinja2', 'j2', 'liquid']);
+const proseFences = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'xml', 'antml', 'html', 'prompt', 'chat', 'transcript', 'conversation', 'example', 'output', 'console', 'handlebars', 'hbs', 'mustache', 'jinja', 'jinja2', 'j2', 'liquid']);
 
 /** A string to scan and where each of its offsets is in the original text. */
 interface Source {
@@ -447,7 +447,21 @@ function jsonFence(ex: Extraction, src: Source, block: BlockPlace, mustBeCall: b
     scan(ex, src);
     return;
   }
+  // Broken JSON that defines tools (a description, schema types, no arguments) is no broken call: not an example to report.
+  if (!mustBeCall && isParseFailure(result) && result.placeholder === undefined && looksLikeDefinition(src.text)) return;
   record(ex, src, 'fenced-json', result, block, { start: 0, end: src.text.length });
+}
+
+/**
+ * Whether text defines tools rather than calls one: a `description`, a JSON Schema `type`, and
+ * none of the keys that hold a call's arguments.
+ */
+function looksLikeDefinition(text: string): boolean {
+  return (
+    /["']description["']\s*:/.test(text) &&
+    /["']type["']\s*:\s*["'](?:string|object|integer|number|boolean|array)["']/.test(text) &&
+    !/["'](?:arguments|args|tool_calls|tool_input|action_input|functionCall|function_call|toolUse)["']\s*:/.test(text)
+  );
 }
 
 /** Maps offsets in a fence's value to the source: each value line is the tail of its source line. */
@@ -527,7 +541,13 @@ function continueToolFence(ex: Extraction, src: Source, block: BlockPlace): void
   for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
   let i = lines.findIndex((l) => l.trim() !== '');
   const head = i === -1 ? undefined : /^TOOL_NAME:[ \t]*(\S+)[ \t]*$/.exec(lines[i]!);
-  if (!head) return;
+  if (!head) {
+    // Another agent's `tool` fence: JSON in it is read as in a `json` fence, tags as prose.
+    const body = src.text.trimStart();
+    if (body.startsWith('{') || body.startsWith('[')) return jsonFence(ex, src, block, false);
+    if (body.startsWith('<')) scan(ex, src);
+    return;
+  }
   const name = head[1]!;
   const at = starts[i]!;
   const schema = ex.tools.get(name)?.inputSchema;

@@ -247,3 +247,22 @@ describe('trailing commas, as Python and JavaScript write them and JSON does not
     expect(read('Call:\n\n```json\n{"name": "search", "arguments": {"query": "x",}}\n```\n').findings).toEqual([['example/not-json', 3]]);
   });
 });
+
+describe('fences other agents write calls in', () => {
+  test('an `antml` fence (Anthropic\'s own prompts) is read as the markup it holds', () => {
+    const text = 'Example:\n\n```antml\n<function_calls>\n  <invoke name="search">\n    <parameter name="query">weather in Oslo</parameter>\n  </invoke>\n</function_calls>\n```\n';
+    expect(read(text)).toEqual({ calls: [['search', { query: 'weather in Oslo' }, 4]], findings: [] });
+  });
+
+  test('a `tool` fence that is not Continue\'s: JSON read as in a `json` fence, tags as prose, other text left alone', () => {
+    expect(read('Assistant:\n```tool\n{"tool": "search", "input": {"query": "weather"}}\n```\n')).toEqual({ calls: [['search', { query: 'weather' }, 2]], findings: [] });
+    expect(read('```tool\n<tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call>\n```\n').calls).toEqual([['search', { query: 'x' }, 2]]);
+    expect(read('```tool\nsearch the help center first\n```\n')).toEqual({ calls: [], findings: [] });
+  });
+
+  test('a `json` fence of tool definitions that is not valid JSON is no broken call; a broken call still is', () => {
+    const definitions = '```json\n{\n  "tools": [\n    {\n      "name": "search",\n      "description": "Web search.",\n      "parameters": {\n        "query": {\n          "type": "string",\n          "options": [\'a\', \'b\']\n          "description": "A query."\n        }\n      }\n    }\n  ]\n}\n```\n';
+    expect(read(definitions)).toEqual({ calls: [], findings: [] });
+    expect(read('```json\n{"name": "search", "arguments": {"query": \'x\'}}\n```\n').findings.length).toBeGreaterThan(0);
+  });
+});
