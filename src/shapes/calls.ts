@@ -346,12 +346,16 @@ class Reading {
     if (isObject(value.command) && typeof value.command.name === 'string' && isObject(value.command.args)) return this.one(value.command);
     // A request body or an MCP `sampling/createMessage` request: the calls are in its messages.
     if (Array.isArray(value.messages) && value.messages.some((m) => isObject(m) && typeof m.role === 'string')) return this.fromArray(value.messages);
+    // A dataset row: `{"conversations": [messages]}` (ShareGPT's key, with OpenAI-style messages in it).
+    if (Array.isArray(value.conversations) && value.conversations.some((m) => isObject(m) && typeof m.role === 'string')) return this.fromArray(value.conversations);
     if (isObject(value.params) && Array.isArray(value.params.messages)) return this.one(value.params);
     // A JSON-RPC response whose result is the model's message (MCP `sampling/createMessage`).
     if (isObject(value.result) && typeof value.result.role === 'string') return { kind: 'calls', calls: this.fromMessage(value.result) };
     // `{"tool_call": {...}}`, `{"function_call": {...}}`: one call under a key that says so.
     if (isObject(value.tool_call)) return this.one(value.tool_call);
     if (isObject(value.function_call)) return this.fromFunction(value.function_call, idOf(value.id));
+    // `{"function_calls": [{name, parameters}, ...]}`: calls listed under a key that says so.
+    if (Array.isArray(value.function_calls) && value.function_calls.length > 0 && value.function_calls.every((c) => isObject(c) && typeof c.name === 'string')) return this.fromArray(value.function_calls);
     if (Array.isArray(value.tool_calls)) {
       const calls = this.fromToolCalls(value.tool_calls);
       return calls.length === 0 ? { kind: 'none', container: true } : { kind: 'calls', calls };

@@ -266,3 +266,18 @@ describe('fences other agents write calls in', () => {
     expect(read('```json\n{"name": "search", "arguments": {"query": \'x\'}}\n```\n').findings.length).toBeGreaterThan(0);
   });
 });
+
+describe('calls under the keys datasets and hand-written prompts use', () => {
+  test('a dataset row `{"conversations": [messages]}` holding an assistant\'s tool_calls', () => {
+    const row = '```\n{\n  "conversations": [\n    {"role": "user", "content": "Weather in Taipei?"},\n    {"role": "assistant", "content": "", "tool_calls": [{"name": "get_weather", "arguments": {"location": "Taipei"}}]}\n  ]\n}\n```\n';
+    expect(read(row).calls).toEqual([['get_weather', { location: 'Taipei' }, 2]]);
+  });
+
+  test('`{"function_calls": [{name, parameters}]}`: each call listed; a list of other things under that key is data', () => {
+    expect(read('Action:\n{"function_calls": [{"name": "search", "parameters": {"query": "llama 3"}}, {"name": "get_weather", "parameters": {"location": "Oslo"}}]}\n').calls).toEqual([
+      ['search', { query: 'llama 3' }, 2],
+      ['get_weather', { location: 'Oslo' }, 2],
+    ]);
+    expect(read('Config:\n{"function_calls": ["enabled", "logged"]}\n')).toEqual({ calls: [], findings: [] });
+  });
+});
