@@ -46,8 +46,9 @@ const definitionKeys = /["']?(?:description|input_schema|inputSchema|parametersJ
 const definitionBefore = /(?:\bdef|\bfunction|\bfn|\bfunc|\btype|\binterface|\bclass|\bconst|\blet|\bvar)\s+$/;
 const argumentStart = /^\s*\(\s*(?:[A-Za-z_][\w-]*\s*=(?!=)|["'{[\d-]|true\b|false\b|null\b|None\b|True\b|False\b)/;
 const actionBefore = /(?:^|\n)[ \t>*_-]*(?:Action(?:[ \t]+\d{1,4})?|Tool call|Function call|Calling|Call)\s*:\s*[`"']?$/i;
-// Input after the action, or its observation right after it (an action taken with no input).
-const actionInputAfter = /^[`"']?[ \t]*(?:\r?\n[ \t>*_-]*(?:Action Input(?:[ \t]+\d{1,4})?|Action input|Input|Arguments|Args|Parameters|Observation(?:[ \t]+\d{1,4})?)\s*:|[ \t]*(?:\r?\n)?[ \t]*[{(\[])/;
+// Input after the action; or nothing more, the action's line ending its example (its observation
+// next, a blank line, the end of the text): an action taken with no input.
+const actionInputAfter = /^[`"']?[ \t]*(?:\r?\n[ \t>*_-]*(?:Action Input(?:[ \t]+\d{1,4})?|Action input|Input|Arguments|Args|Parameters|Observation(?:[ \t]+\d{1,4})?)\s*:|[ \t]*(?:\r?\n)?[ \t]*[{(\[]|\r?\n[ \t]*(?:\r?\n|$)|$)/;
 const recipientBefore = /(?:\bto=|\brecipient\s*=\s*["']?)(?:functions\.)?$/;
 const callTokenBefore = /(?:<[|｜][^|｜<>]{0,40}(?:tool|call|action|function)[^|｜<>]{0,40}[|｜]>|\[TOOL_CALLS\]|<tool_call>|<tool>)\s*(?:functions?[.:]|function<[|｜]tool▁sep[|｜]>)?\s*$/i;
 

@@ -27,6 +27,7 @@ describe('call-like places of a known tool', () => {
     ['a ReAct action with input', 'Thought: look it up\nAction: lookup_order\nAction Input: {"order_id": "A-1"}', 'action'],
     ['a ReAct action with JSON on its line', 'Action: lookup_order {"order_id": "A-1"}', 'action'],
     ['a ReAct action taken with no input, its observation next', 'Thought: caption it\nAction: lookup_order\nObservation: a cat', 'action'],
+    ['a ReAct action ending its example', 'Thought: look it up\nAction: lookup_order\n\nInput: next question', 'action'],
     ["LangChain's XML agent", '<tool>lookup_order</tool><tool_input>A-1</tool_input>', 'call token'],
     ['a numbered ReAct step', 'Thought 2: look it up\nAction 2: lookup_order[A-1]\nObservation 2: found', 'action'],
     ['a Harmony recipient', '<|start|>assistant to=functions.lookup_order<|channel|>commentary', 'recipient'],
