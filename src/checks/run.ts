@@ -123,7 +123,7 @@ export function baselineTools(project: Project, ref?: string, from?: string): To
     let text: string;
     try {
       // Not a plain read: a named pipe at the path would wait for a writer forever.
-      text = readRegularFileSync(file);
+      text = readRegularFileSync(file, null).toString('utf8');
     } catch (error) {
       throw new InputError('config/unreadable', `Cannot read the tools baseline: ${(error as Error).message}; expected the file prompt-contract wrote there, or nothing`, { file: shown });
     }
@@ -133,7 +133,7 @@ export function baselineTools(project: Project, ref?: string, from?: string): To
     } catch (error) {
       // A baseline of ours that no longer parses (cut short, a merge gone wrong): nothing to compare
       // with; the snapshot check reports it outdated, with the diff, and `-u` writes it again.
-      if (error instanceof InputError && error.code === 'config/json-syntax') return undefined;
+      if (error instanceof InputError && (error.code === 'config/json-syntax' || error.message.includes('it is not UTF-8 text'))) return undefined;
       throw error;
     }
   }

@@ -60,8 +60,9 @@ export function writeAtomic(file: string, text: string): void {
 
 function read(file: string, shown: string): string | undefined {
   try {
-    // Not a plain read: a named pipe at the path would wait for a writer forever.
-    return readRegularFileSync(file);
+    // Not a plain read: a named pipe at the path would wait for a writer forever. Decoded as it
+    // is: a file of ours cut inside a character is damaged, so outdated, for `-u` to write again.
+    return readRegularFileSync(file, null).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new InputError('config/unreadable', `Cannot read the snapshot: ${(error as Error).message}; expected a file prompt-contract wrote, or nothing`, { file: shown });
