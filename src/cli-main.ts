@@ -58,41 +58,75 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
  * a snapshot) are refused: the report must not take the place of what it reports on.
  */
 async function writeOutput(file: string, text: string, inputs: { files: string[]; folders: string[] }): Promise<void> {
-  const { lstatSync, realpathSync, openSync, writeSync, closeSync, constants } = await import('node:fs');
-  const { relative, resolve, isAbsolute } = await import('node:path');
+  const { lstatSync, statSync, readlinkSync, realpathSync, openSync, writeSync, closeSync, constants } = await import('node:fs');
+  const { basename, dirname, relative, resolve, isAbsolute } = await import('node:path');
   const { replaceFile, describeFileKind } = await import('./util/files.js');
   const refuse = (why: string): never => {
     throw new InputError('usage', `Cannot write the report to \`${file}\`: ${why}; expected a --output path for the report alone`, { file });
   };
-  let target = resolve(file);
-  let kind: ReturnType<typeof lstatSync> | undefined;
+  const writeAll = (fd: number): void => {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+  };
+  // `/dev/stdout` and its kin, named or reached through links: the stream this process already
+  // holds, written where it stands (a shell's `>>` appends, a pipe reads it), never reopened.
+  const stream = /^\/(?:dev\/(?:stdout|stderr|fd\/(\d+))|proc\/(?:self|\d+)\/fd\/(\d+))$/;
+  let hop = resolve(file);
+  for (let n = 0; n < 40; n++) {
+    const m = stream.exec(hop);
+    if (m) {
+      const fd = hop.endsWith('stdout') ? 1 : hop.endsWith('stderr') ? 2 : Number(m[1] ?? m[2]);
+      if (fd !== 1 && fd !== 2) break;
+      try {
+        writeAll(fd);
+      } catch (error) {
+        throw new InputError('usage', `Cannot write the report to \`${file}\` (${(error as Error).message})`, { file });
+      }
+      return;
+    }
+    let link: string;
+    try {
+      if (!lstatSync(hop).isSymbolicLink()) break;
+      link = readlinkSync(hop);
+    } catch {
+      break;
+    }
+    hop = resolve(dirname(hop), link);
+  }
+  /** The real path of `p`, through every link on its way; for a path that does not exist yet, its nearest existing folder's. */
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      const parent = dirname(p);
+      return parent === p ? p : resolve(real(parent), basename(p));
+    }
+  };
+  let kind: ReturnType<typeof statSync> | undefined;
   try {
-    kind = lstatSync(target);
+    kind = statSync(file);
   } catch {
     kind = undefined;
-  }
-  if (kind?.isSymbolicLink()) {
     try {
-      target = realpathSync(target);
-      kind = lstatSync(target);
-    } catch {
-      refuse('it is a link to nothing');
+      if (lstatSync(file).isSymbolicLink()) refuse('it is a link to nothing');
+    } catch (error) {
+      if (error instanceof InputError) throw error;
     }
   }
+  const target = real(resolve(file));
   const inside = (folder: string): boolean => {
-    const rel = relative(resolve(folder), target);
+    const rel = relative(real(resolve(folder)), target);
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   };
   if (kind?.isDirectory()) refuse('it is a directory');
-  if (inputs.files.some((f) => resolve(f) === target) || inputs.folders.some(inside)) refuse('the project reads it as input');
+  if (inputs.files.some((f) => real(resolve(f)) === target) || inputs.folders.some(inside)) refuse('the project reads it as input');
   try {
     if (kind !== undefined && !kind.isFile()) {
       // A device or a named pipe: opened as it is (a FIFO waits for its reader) and written whole.
       if (!kind.isCharacterDevice() && !kind.isFIFO()) refuse(`it is ${describeFileKind(kind)}`);
       const fd = openSync(target, constants.O_WRONLY | (constants.O_APPEND ?? 0));
       try {
-        const bytes = Buffer.from(text);
-        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+        writeAll(fd);
       } finally {
         closeSync(fd);
       }

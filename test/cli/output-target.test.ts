@@ -5,7 +5,7 @@ import { expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliInProcess as cli, withDemo, type Demo } from './helpers.js';
+import { cli as spawned, cliInProcess as cli, withDemo, type Demo } from './helpers.js';
 
 const check = (demo: Demo, ...args: string[]) => cli(['check', '--no-cache', '--format', 'json', ...args], { cwd: demo.dir });
 
@@ -71,4 +71,31 @@ test('a file the project reads, a folder of its inputs or a directory is refused
     }
     expect(demo.read('prompts/refund_agent.prompt')).toBe(prompt);
     expect(readdirSync(join(demo.dir, 'prompts')).filter((f) => f.includes('report') || f.endsWith('.tmp'))).toEqual([]);
+  }));
+
+test('a folder link on the way to a project file does not get past the refusal, and a project reached through a link neither', () =>
+  withDemo(async (demo) => {
+    const prompt = demo.read('prompts/refund_agent.prompt');
+    const baseline = demo.read('snapshots/tools.json');
+    symlinkSync('prompts', join(demo.dir, 'p'));
+    symlinkSync('.', join(demo.dir, 'self'));
+    for (const path of ['p/refund_agent.prompt', 'self/snapshots/tools.json', 'self/prompt-contract.config.ts']) {
+      const r = await check(demo, '--output', path);
+      expect([path, r.code, r.stderr]).toEqual([path, 2, expect.stringContaining('the project reads it as input')]);
+    }
+    expect(demo.read('prompts/refund_agent.prompt')).toBe(prompt);
+    expect(demo.read('snapshots/tools.json')).toBe(baseline);
+  }));
+
+test('a link to /dev/stdout is the output stream this run holds: the report reaches the reader', () =>
+  withDemo((demo) => {
+    symlinkSync('/dev/stdout', join(demo.dir, 'out.json'));
+    // Only through a link made here: were the path ever replaced again, the link would be, not /dev/stdout.
+    for (const path of ['out.json']) {
+      // Spawned: its standard output is a pipe this test reads.
+      const r = spawned(['check', '--no-cache', '--format', 'json', '--output', path], { cwd: demo.dir, timeout: 60_000 });
+      expect([path, r.code]).toEqual([path, 0]);
+      expect(JSON.parse(r.stdout).diagnostics).toEqual([]);
+    }
+    expect(lstatSync(join(demo.dir, 'out.json')).isSymbolicLink()).toBe(true);
   }));
