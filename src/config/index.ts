@@ -12,6 +12,7 @@ import { InputError } from '../util/errors.js';
 import { pathKind, readRegularFileSync, withoutBom } from '../util/files.js';
 import { checkLocalImports } from './local-imports.js';
 import { LineIndex } from '../util/lines.js';
+import { describeChar, readJson, skipWhitespace } from '../extract/json.js';
 import { isModuleScope } from '../util/module-scope.js';
 import { suggestName } from '../util/suggest.js';
 import { configRules } from './rules.js';
@@ -113,9 +114,26 @@ function readJsonConfig(file: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const pos = /position (\d+)/.exec((error as Error).message)?.[1];
-    const at = pos === undefined ? undefined : new LineIndex(text).at(Number(pos));
-    throw new InputError('config/json-syntax', `Invalid JSON in the config: ${(error as Error).message}`, { file, line: at?.line, column: at?.column }, { cause: error });
+    // Node 20's JSON.parse names no position for most errors: the package's own reader finds the place, and says what it expected there.
+    const read = readJson(text, 0);
+    let message = (error as Error).message;
+    let offset: number | undefined;
+    if (!read.ok) {
+      message = read.message;
+      offset = read.offset;
+    } else {
+      const k = skipWhitespace(text, read.end);
+      if (k < text.length) {
+        message = `Unexpected ${describeChar(text, k)} after the JSON value, expected the end of the file`;
+        offset = k;
+      }
+    }
+    if (offset === undefined) {
+      const pos = /position (\d+)/.exec((error as Error).message)?.[1];
+      if (pos !== undefined) offset = Number(pos);
+    }
+    const at = offset === undefined ? undefined : new LineIndex(text).at(offset);
+    throw new InputError('config/json-syntax', `Invalid JSON in the config: ${message}`, { file, line: at?.line, column: at?.column }, { cause: error });
   }
 }
 

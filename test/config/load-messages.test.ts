@@ -42,3 +42,14 @@ test('a default export without `tools` is still asked for `tools`', () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('Expected `tools` in the config');
 });
+
+test.each([
+  ['a comma where a value goes', '{\n  "tools": [,]\n}\n', 2, 13, 'Unexpected `,`'],
+  ['a missing comma', '{\n  "tools": []\n  "prompts": "prompts"\n}\n', 3, 3, 'expected `,` or `}`'],
+  ['text after the value', '{"tools": []}\n}\n', 2, 1, 'after the JSON value, expected the end of the file'],
+])('a JSON config with %s: exit 2 at its line and column', (_what, text, line, column, words) => {
+  const r = check('prompt-contract.config.json', text);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(`prompt-contract.config.json:${line}:${column}: Invalid JSON in the config: `);
+  expect(r.stderr).toContain(words);
+});
