@@ -119,6 +119,9 @@ async function writeOutput(file: string, text: string, inputs: { files: string[]
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   };
   if (kind?.isDirectory()) refuse('it is a directory');
+  if (/[\\/]$/.test(file)) refuse('it ends with a slash, which names a folder');
+  // A file made read-only (mode 0444) is kept so on purpose: not replaced, as root included.
+  if (kind?.isFile() && (kind.mode & 0o222) === 0) refuse('it is read-only');
   if (inputs.files.some((f) => real(resolve(f)) === target) || inputs.folders.some(inside)) refuse('the project reads it as input');
   try {
     if (kind !== undefined && !kind.isFile()) {

@@ -99,3 +99,19 @@ test('a link to /dev/stdout is the output stream this run holds: the report reac
     }
     expect(lstatSync(join(demo.dir, 'out.json')).isSymbolicLink()).toBe(true);
   }));
+
+test('a read-only file and a path ending with a slash are refused, the file left as it was', () =>
+  withDemo(async (demo) => {
+    const { chmodSync } = await import('node:fs');
+    writeFileSync(join(demo.dir, 'kept.json'), 'kept');
+    chmodSync(join(demo.dir, 'kept.json'), 0o444);
+    const readOnly = await check(demo, '--output', 'kept.json');
+    expect(readOnly.code).toBe(2);
+    expect(readOnly.stderr).toContain('Cannot write the report to `kept.json`: it is read-only');
+    expect(readFileSync(join(demo.dir, 'kept.json'), 'utf8')).toBe('kept');
+    expect(statSync(join(demo.dir, 'kept.json')).mode & 0o777).toBe(0o444);
+    const slash = await check(demo, '--output', 'new.json/');
+    expect(slash.code).toBe(2);
+    expect(slash.stderr).toContain('it ends with a slash');
+    expect(readdirSync(demo.dir)).not.toContain('new.json');
+  }));
