@@ -535,11 +535,17 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
     // Node reads a `.js` file by the nearest package.json's `type`: CommonJS unless it says "module".
     const esmAsCommonJs = /\.js$/.test(file) && /Cannot use import statement outside a module|Unexpected token 'export'/.test(message);
     const hint = esmAsCommonJs ? '; this package is CommonJS (its package.json has no `"type": "module"`), so Node reads a `.js` config as CommonJS: rename it to `prompt-contract.config.mjs` or `.ts`' : '';
-    // jiti's syntax errors end with `\n <file>:<line>:<column>` (a column from 0): the place goes where places go.
+    // The place of a syntax error goes where places go, in the file that holds it (the config, or
+    // a module it imports): jiti's messages end with `\n <file>:<line>:<column>` (a column from 0);
+    // Node's own SyntaxError starts its stack with `<file>:<line>`, the line, and a caret under the place.
     const place = /\s*\n\s*(\S+):(\d+):(\d+)\s*$/.exec(message);
-    if (place && resolve(place[1]!) === resolve(file)) {
+    if (place && existsSync(place[1]!)) {
       const text = message.slice(0, place.index).replace(/\s+/g, ' ').trim();
-      throw new InputError('config/load-failed', `Cannot load the config: ${text}${hint}`, { file, line: Number(place[2]), column: Number(place[3]) + 1 }, { cause: error });
+      throw new InputError('config/load-failed', `Cannot load the config: ${text}${hint}`, { file: resolve(place[1]!), line: Number(place[2]), column: Number(place[3]) + 1 }, { cause: error });
+    }
+    const stack = error instanceof SyntaxError && typeof error.stack === 'string' ? /^(\/[^\n]*|[A-Za-z]:\\[^\n]*):(\d+)\n[^\n]*\n([ \t]*)\^/.exec(error.stack) : null;
+    if (stack && existsSync(stack[1]!)) {
+      throw new InputError('config/load-failed', `Cannot load the config: ${message.replace(/\s*\n\s*/g, ' ')}${hint}`, { file: stack[1]!, line: Number(stack[2]), column: stack[3]!.length + 1 }, { cause: error });
     }
     throw new InputError('config/load-failed', `Cannot load the config: ${message.replace(/\s*\n\s*/g, ' ')}${hint}`, { file }, { cause: error });
   }

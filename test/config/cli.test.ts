@@ -128,5 +128,5 @@ test('an ES module `.js` config in a CommonJS package says to rename it, as the 
     demo.write('package.json', JSON.stringify({ name: 'agent', type: 'commonjs' }));
     const r = cli(['check'], { cwd: demo.dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/prompt-contract\.config\.js: Cannot load the config: Cannot use import statement outside a module; this package is CommonJS .*: rename it to `prompt-contract\.config\.mjs` or `\.ts` \(config\/load-failed\)/);
+    expect(r.stderr).toMatch(/prompt-contract\.config\.js:1:1: Cannot load the config: Cannot use import statement outside a module; this package is CommonJS .*: rename it to `prompt-contract\.config\.mjs` or `\.ts` \(config\/load-failed\)/);
   }));

@@ -1,7 +1,7 @@
 // What the command line says about a config that does not load: where the syntax error is, as
 // `file:line:column`, on one line; and a config with no default export is told so, not asked for `tools`.
 import { expect, test } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../cli/helpers.js';
@@ -52,4 +52,23 @@ test.each([
   expect(r.code).toBe(2);
   expect(r.stderr).toContain(`prompt-contract.config.json:${line}:${column}: Invalid JSON in the config: `);
   expect(r.stderr).toContain(words);
+});
+
+test('a syntax error is placed in the file that holds it: a CommonJS config, or a module the config imports', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-config-msg-'));
+  try {
+    writeFileSync(join(dir, 'prompt-contract.config.cjs'), 'module.exports = {\n  tools [\n};\n');
+    const cjs = cli(['check'], { cwd: dir, timeout: 60_000 });
+    expect(cjs.code).toBe(2);
+    expect(cjs.stderr).toContain('prompt-contract.config.cjs:2:9: Cannot load the config: Unexpected token');
+    rmSync(join(dir, 'prompt-contract.config.cjs'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'tools.ts'), "export const tools = [\n  { name: 'x' description: 'y' },\n];\n");
+    writeFileSync(join(dir, 'prompt-contract.config.mjs'), "import { tools } from './src/tools.ts';\nexport default { tools };\n");
+    const imported = cli(['check'], { cwd: dir, timeout: 60_000 });
+    expect(imported.code).toBe(2);
+    expect(imported.stderr).toMatch(/src\/tools\.ts:2:15: Cannot load the config: ParseError: Unexpected token/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
