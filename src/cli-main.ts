@@ -59,8 +59,9 @@ async function readInput(file: string | undefined): Promise<{ text: string; name
  */
 async function writeOutput(file: string, text: string, inputs: { files: string[]; folders: string[] }): Promise<void> {
   const { lstatSync, statSync, readlinkSync, realpathSync, openSync, writeSync, closeSync, constants } = await import('node:fs');
-  const { basename, dirname, relative, resolve, isAbsolute } = await import('node:path');
+  const { basename, dirname, resolve } = await import('node:path');
   const { replaceFile, describeFileKind } = await import('./util/files.js');
+  const { inside } = await import('./util/walk.js');
   const refuse = (why: string): never => {
     throw new InputError('usage', `Cannot write the report to \`${file}\`: ${why}; expected a --output path for the report alone`, { file });
   };
@@ -114,15 +115,11 @@ async function writeOutput(file: string, text: string, inputs: { files: string[]
     }
   }
   const target = real(resolve(file));
-  const inside = (folder: string): boolean => {
-    const rel = relative(real(resolve(folder)), target);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  };
   if (kind?.isDirectory()) refuse('it is a directory');
   if (/[\\/]$/.test(file)) refuse('it ends with a slash, which names a folder');
   // A file made read-only (mode 0444) is kept so on purpose: not replaced, as root included.
   if (kind?.isFile() && (kind.mode & 0o222) === 0) refuse('it is read-only');
-  if (inputs.files.some((f) => real(resolve(f)) === target) || inputs.folders.some(inside)) refuse('the project reads it as input');
+  if (inputs.files.some((f) => real(resolve(f)) === target) || inputs.folders.some((folder) => inside(real(resolve(folder)), target))) refuse('the project reads it as input');
   try {
     if (kind !== undefined && !kind.isFile()) {
       // A device or a named pipe: opened as it is (a FIFO waits for its reader) and written whole.

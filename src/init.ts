@@ -2,7 +2,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readRegularFileSync, replaceFile, withoutBom, writeFailure } from './util/files.js';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { configFileNames } from './config/index.js';
+import { configFileNames, withoutComments } from './config/index.js';
 import { usesBabel } from './jest-config.js';
 import { readJson, skipWhitespace } from './extract/json.js';
 import { InputError } from './util/errors.js';
@@ -117,7 +117,7 @@ function tsJestEmitsEsm(dir: string, modulePackage: boolean): boolean {
   } catch {
     return false;
   }
-  const module = /"module"\s*:\s*"([^"]*)"/i.exec(text.replace(/\/\*[\s\S]*?\*\/|(^|[^:"])\/\/[^\n]*/g, '$1'))?.[1];
+  const module = /"module"\s*:\s*"([^"]*)"/i.exec(withoutComments(text))?.[1];
   return module !== undefined && /^node\d*$|^nodenext$/i.test(module) && !/^node$/i.test(module);
 }
 

@@ -352,7 +352,7 @@ function keysAt(path: Path): string[] {
 }
 
 /** The text with its `//` and `/* *\/` comments blanked out (offsets kept), strings left alone. */
-function withoutComments(text: string): string {
+export function withoutComments(text: string): string {
   let out = '';
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
@@ -538,6 +538,7 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
     // The place of a syntax error goes where places go, in the file that holds it (the config, or
     // a module it imports): jiti's messages end with `\n <file>:<line>:<column>` (a column from 0);
     // Node's own SyntaxError starts its stack with `<file>:<line>`, the line, and a caret under the place.
+    const oneLine = message.replace(/\s*\n\s*/g, ' ');
     const place = /\s*\n\s*(\S+):(\d+):(\d+)\s*$/.exec(message);
     if (place && existsSync(place[1]!)) {
       const text = message.slice(0, place.index).replace(/\s+/g, ' ').trim();
@@ -545,9 +546,9 @@ export async function loadConfig(options: { cwd?: string; file?: string; importe
     }
     const stack = error instanceof SyntaxError && typeof error.stack === 'string' ? /^(\/[^\n]*|[A-Za-z]:\\[^\n]*):(\d+)\n[^\n]*\n([ \t]*)\^/.exec(error.stack) : null;
     if (stack && existsSync(stack[1]!)) {
-      throw new InputError('config/load-failed', `Cannot load the config: ${message.replace(/\s*\n\s*/g, ' ')}${hint}`, { file: stack[1]!, line: Number(stack[2]), column: stack[3]!.length + 1 }, { cause: error });
+      throw new InputError('config/load-failed', `Cannot load the config: ${oneLine}${hint}`, { file: stack[1]!, line: Number(stack[2]), column: stack[3]!.length + 1 }, { cause: error });
     }
-    throw new InputError('config/load-failed', `Cannot load the config: ${message.replace(/\s*\n\s*/g, ' ')}${hint}`, { file }, { cause: error });
+    throw new InputError('config/load-failed', `Cannot load the config: ${oneLine}${hint}`, { file }, { cause: error });
   }
   let exported = unwrapDefault(mod);
   // `export default loadTools().then(...)`: a config may be computed; what it settles to is the config.

@@ -9,7 +9,7 @@
 import { coerceParameter } from '../coerce.js';
 import { readJson, skipWhitespace } from '../json.js';
 import { defineNotation, prefiltered, type ParseResult } from '../notation.js';
-import { singleStringParameter } from './react.js';
+import { lineEndOf, singleStringParameter } from './react.js';
 import { within } from './tokens.js';
 
 interface LangchainXmlMatch {
@@ -25,11 +25,6 @@ const TOOL_END = '</tool>';
 const INPUT = '<tool_input>';
 const INPUT_END = '</tool_input>';
 const identifier = /^[A-Za-z_][\w.-]{0,199}$/;
-
-function lineEndOf(text: string, from: number): number {
-  const e = text.indexOf('\n', from);
-  return e === -1 ? text.length : e;
-}
 
 export const langchainXmlNotation = defineNotation<LangchainXmlMatch>({
   name: 'langchain-xml',
@@ -66,17 +61,18 @@ export const langchainXmlNotation = defineNotation<LangchainXmlMatch>({
   parse(match, context): ParseResult {
     const { text } = context;
     const { name } = match;
+    // The parameter a plain input goes to, when the tool has one.
+    const param = singleStringParameter(context, name);
     const k = skipWhitespace(text, match.inputStart);
     if (k < match.inputEnd && text[k] === '{') {
       const read = readJson(text, k);
       if (read.ok && skipWhitespace(text, read.end) >= match.inputEnd) {
         if (typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value)) return [{ name, arguments: read.value }];
-      } else if (!read.ok && singleStringParameter(context, name) === undefined) {
+      } else if (!read.ok && param === undefined) {
         // Meant as JSON arguments (the tool takes more than one string) and not JSON: say where it breaks.
         return { error: within(read.message, `the tool_input of \`${name}\``), ...(read.atEnd ? {} : { offset: read.offset }), tool: name };
       }
     }
-    const param = singleStringParameter(context, name);
     if (!param) return undefined;
     const raw = text.slice(match.inputStart, match.inputEnd).trim();
     if (raw === '') return undefined;

@@ -63,7 +63,8 @@ function skipLinePrefix(text: string, i: number, limit: number): number {
   return i;
 }
 
-function lineEndOf(text: string, from: number): number {
+/** The end of the line `from` is on (its `\n`, or the end of the text). */
+export function lineEndOf(text: string, from: number): number {
   const e = text.indexOf('\n', from);
   return e === -1 ? text.length : e;
 }
